@@ -1,0 +1,56 @@
+/*
+ * Host-code backend interface (x86-64: tcg/x86_64/).
+ *
+ * The exec loop (tcg/exec.c) owns the code buffer and the TB cache; the
+ * backend turns one optimised IR list into host code and patches jumps.
+ *
+ * Entering JIT code: entry(env, code) runs host code for a TB with env in
+ * a fixed register and returns the value of the exit_tb that left:
+ *   (uintptr_t)tb | slot   (slot 0/1) - the TB's goto_tb slot was not
+ *                          chained; the loop may chain it now
+ *   0                      - plain exit (state is in env; look up env->pc)
+ * goto_ptr jumps to the host address a helper returned; helpers return the
+ * epilogue's "return 0" address (backend_exit_addr) when no TB is ready.
+ *
+ * Globals are kept in host registers within a TB as the allocator likes,
+ * and written back to env before: guest memory ops (they can fault),
+ * helper calls (unless IR_CALL_NO_RWG / IR_CALL_NO_WG allow less), and
+ * every TB exit.  Guest memory ops use the inline TLB fast path described
+ * in tcg/softmmu.h and call linx_ld_slow/linx_st_slow otherwise.
+ */
+#ifndef LINX_TCG_BACKEND_H
+#define LINX_TCG_BACKEND_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "code-buffer.h"
+#include "ir.h"
+#include "tb.h"
+#include "target/linx/cpu.h"
+
+typedef uintptr_t (*LinxJitEntry)(CPULinxState *env, const void *host_code);
+
+typedef struct BackendState {
+    LinxJitEntry entry;          /* prologue */
+    const void *exit_addr;       /* epilogue: return 0 */
+    unsigned long fallbacks;     /* ops emitted as helper calls */
+} BackendState;
+
+/* Emit the prologue/epilogue at the start of @cb (reserved across flushes). */
+bool backend_init(BackendState *bs, CodeBuffer *cb);
+
+/* Generate host code for @ir as @tb's code.  Sets tb->host_code,
+ * tb->host_size and the goto_tb offsets.  Returns false when the buffer is
+ * full (nothing committed).  @log_asm (may be NULL) receives the
+ * capstone disassembly of the generated code (-d out_asm). */
+bool backend_gen_tb(BackendState *bs, CodeBuffer *cb, IRContext *ir, TranslationBlock *tb,
+                    FILE *log_asm);
+
+/* Point @tb's goto_tb slot @n at @dest's host code, or back at the
+ * unchained exit when @dest is NULL. */
+void backend_set_jmp(BackendState *bs, CodeBuffer *cb, TranslationBlock *tb, unsigned n,
+                     const TranslationBlock *dest);
+
+#endif /* LINX_TCG_BACKEND_H */
