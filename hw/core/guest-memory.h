@@ -11,13 +11,30 @@
  * address instead of touching host memory it does not own.
  *
  * Invariants:
+ *   - regions are page-aligned, never overlap, and lie below the limit
+ *     given to guest_mem_new(); page_info is a binary search over them
+ *     (O(log regions)), so TLB fills stay cheap with thousands of mmaps;
  *   - a host pointer into guest RAM is only handed out for a range that
- *     was checked as a whole (guest_mem_window), and only to code in hw/
- *     and tcg/ that uses it at once; it is never stored in guest-visible
- *     state;
+ *     was checked as a whole (guest_mem_window, guest_mem_page_info), and
+ *     only to code in hw/ and tcg/ that uses it at once; it is never
+ *     stored in guest-visible state.  Every change of the mappings calls
+ *     the listeners' on_change synchronously, so per-CPU TLBs drop their
+ *     host pointers before the host memory goes away;
  *   - pages holding translated code are tracked (guest_mem_set_code) so
  *     a guest store to them invalidates the translations (self-modifying
- *     code), through the callback the exec layer registers.
+ *     code): the listeners' on_code_write runs before the store lands, and
+ *     the page's mark is dropped afterwards (the exec layer re-marks it
+ *     when it translates from it again).  Unmapping or re-protecting a
+ *     code page calls on_code_write too.
+ *
+ * Not thread-safe: one address space is used by one thread at a time.
+ *
+ * Usage:
+ *   GuestMemory *gm = guest_mem_new(GUEST_MEM_LIMIT_DEFAULT);
+ *   guest_mem_map(gm, 0x10000, 0x4000, GM_PROT_READ | GM_PROT_EXEC, false);
+ *   guest_mem_debug_rw(gm, 0x10000, code, size, true); // loaders ignore prot
+ *   uint64_t fa;
+ *   if (guest_mem_read(gm, addr, buf, n, GM_PROT_READ, &fa) != GM_OK) ... fault at fa
  */
 #ifndef LINX_HW_GUEST_MEMORY_H
 #define LINX_HW_GUEST_MEMORY_H
@@ -30,10 +47,18 @@
 #define GUEST_PAGE_SIZE (UINT64_C(1) << GUEST_PAGE_BITS)
 #define GUEST_PAGE_MASK (~(GUEST_PAGE_SIZE - 1))
 
+/* The largest limit an address space may have: the top page of the 64-bit
+ * space is never mappable, so region ends stay representable. */
+#define GUEST_MEM_LIMIT_MAX (UINT64_C(0) - GUEST_PAGE_SIZE)
+/* A 48-bit space, like a user-mode Linux process on a 4-level MMU. */
+#define GUEST_MEM_LIMIT_DEFAULT (UINT64_C(1) << 48)
+
 enum {
+    GM_PROT_NONE = 0,
     GM_PROT_READ = 1,
     GM_PROT_WRITE = 2,
     GM_PROT_EXEC = 4,
+    GM_PROT_ALL = 7,
 };
 
 typedef enum GuestFault {
@@ -41,60 +66,113 @@ typedef enum GuestFault {
     GM_FAULT_UNMAPPED, /* no region at the address */
     GM_FAULT_PROT,     /* region present, access not permitted */
     GM_FAULT_ALIGN,    /* misaligned where alignment is required */
-    GM_FAULT_MMIO,     /* device rejected the access */
+    GM_FAULT_MMIO,     /* device rejected the access (or no device access allowed) */
 } GuestFault;
 
+/* Name of a fault, for messages ("unmapped", "permission", ...). */
+const char *guest_fault_name(GuestFault f);
+
 typedef struct GuestMMIOOps {
-    /* @size is 1, 2, 4 or 8; return false to reject the access. */
+    /* @size is 1, 2, 4 or 8 and @offset is relative to the start of the
+     * device's region; return false to reject the access.  A NULL
+     * callback rejects every access of that direction. */
     bool (*read)(void *opaque, uint64_t offset, unsigned size, uint64_t *value);
     bool (*write)(void *opaque, uint64_t offset, unsigned size, uint64_t value);
 } GuestMMIOOps;
 
+/* Observers of an address space (the exec layer registers one per exec
+ * context).  Both callbacks may be NULL.  They must not change the
+ * mappings themselves. */
+typedef struct GuestMemListener {
+    /* The mappings or permissions of [addr, addr + len) changed, or a page
+     * gained or lost its code mark: drop cached translations of it. */
+    void (*on_change)(void *opaque, uint64_t addr, uint64_t len);
+    /* The code page at @page_addr is about to be written, unmapped or
+     * re-protected: invalidate the translations made from it. */
+    void (*on_code_write)(void *opaque, uint64_t page_addr);
+    void *opaque;
+} GuestMemListener;
+
 typedef struct GuestMemory GuestMemory;
 
-/* An address space accepting guest addresses below @limit. */
+/* An address space accepting guest addresses below @limit (rounded down
+ * to a page, at most GUEST_MEM_LIMIT_MAX; 0 means GUEST_MEM_LIMIT_MAX). */
 GuestMemory *guest_mem_new(uint64_t limit);
 void guest_mem_free(GuestMemory *gm);
+uint64_t guest_mem_limit(const GuestMemory *gm);
 
-/* Map zero-filled RAM (page-aligned).  Fails (false) on overlap unless
- * @replace, which first unmaps what is there (mmap MAP_FIXED). */
+/* Map zero-filled RAM (page-aligned address and length, len > 0).  Fails
+ * (false) on bad arguments, and on overlap unless @replace, which first
+ * unmaps what is there (mmap MAP_FIXED). */
 bool guest_mem_map(GuestMemory *gm, uint64_t addr, uint64_t len, int prot, bool replace);
+/* Map a device; @ops and @opaque must outlive the mapping.  Offsets
+ * passed to the callbacks are relative to @addr even after partial
+ * unmaps.  Fails on overlap or bad arguments. */
 bool guest_mem_map_mmio(GuestMemory *gm, uint64_t addr, uint64_t len, const GuestMMIOOps *ops,
                         void *opaque);
+/* Unmap [addr, addr + len) (munmap: holes inside are fine).  False only
+ * for bad arguments (unaligned address, zero or overflowing length). */
 bool guest_mem_unmap(GuestMemory *gm, uint64_t addr, uint64_t len);
+/* Change the permissions of RAM pages (mprotect: splits regions as
+ * needed).  Fails without changing anything when part of the range is
+ * unmapped or MMIO, or on bad arguments. */
 bool guest_mem_protect(GuestMemory *gm, uint64_t addr, uint64_t len, int prot);
+/* Move the RAM mapped at [old_addr, old_addr + len) to @new_addr with its
+ * contents and permissions, without copying (mremap MREMAP_MAYMOVE).
+ * The old range must be fully mapped RAM and the new range free (ranges
+ * may not overlap).  Grow/shrink in place is map/unmap of the tail. */
+bool guest_mem_move(GuestMemory *gm, uint64_t old_addr, uint64_t len, uint64_t new_addr);
 
-/* Permissions of the page holding @addr, or -1 when unmapped. */
+/* Permissions of the page holding @addr, or -1 when unmapped (MMIO
+ * regions report GM_PROT_READ | GM_PROT_WRITE). */
 int guest_mem_prot(GuestMemory *gm, uint64_t addr);
 
-/* Lowest page-aligned address >= @hint where @len bytes are unmapped, or
- * UINT64_MAX.  Used by mmap without MAP_FIXED. */
+/* Lowest page-aligned address >= @hint where @len bytes (rounded up to
+ * pages) are unmapped and below the limit, or UINT64_MAX.  Used by mmap
+ * without MAP_FIXED; the caller retries from a low hint to wrap around. */
 uint64_t guest_mem_find_free(GuestMemory *gm, uint64_t hint, uint64_t len);
 
 /* Checked copies.  @access is GM_PROT_READ, GM_PROT_WRITE or GM_PROT_EXEC.
- * On a fault nothing beyond the faulting page is touched and @fault_addr
- * (may be NULL) receives the first faulting guest address. */
+ * The whole range is checked before anything is copied: on a fault no
+ * byte is transferred (no device is accessed) and @fault_addr (may be
+ * NULL) receives the first faulting guest address.  MMIO is accessed in
+ * naturally aligned pieces of up to 8 bytes. */
 GuestFault guest_mem_read(GuestMemory *gm, uint64_t addr, void *buf, size_t len, int access,
                           uint64_t *fault_addr);
 GuestFault guest_mem_write(GuestMemory *gm, uint64_t addr, const void *buf, size_t len,
                            uint64_t *fault_addr);
-/* Debugger access: ignores permissions, still bounded by the mappings. */
+/* Debugger and loader access: ignores permissions, still bounded by the
+ * RAM mappings (MMIO gives GM_FAULT_MMIO: no device side effects).
+ * Writes to code pages invalidate translations like guest stores. */
 GuestFault guest_mem_debug_rw(GuestMemory *gm, uint64_t addr, void *buf, size_t len,
                               bool is_write);
 
-/* Validate a 2-D footprint (rows x row_bytes, rows @stride bytes apart)
- * for @access and return a host pointer to @base when the whole footprint
- * lies in one RAM region.  Returns GM_OK and sets *host, or the fault.
- * When the footprint is valid but spans regions, returns GM_OK with
- * *host = NULL: the caller falls back to row-by-row guest_mem_read/write. */
+/* Validate a 2-D footprint (rows x row_bytes, row i at base + i * stride)
+ * for @access and return a host pointer to @base when the whole span
+ * [base, base + (rows - 1) * stride + row_bytes) is contiguous host RAM.
+ * Returns GM_OK and sets *host, or the fault and *fault_addr (first
+ * faulting address of the first faulting row).  When the footprint is
+ * valid but not host-contiguous (several regions, MMIO, gaps between
+ * rows that are unmapped), returns GM_OK with *host = NULL: the caller
+ * falls back to row-by-row guest_mem_read/write.  An empty footprint
+ * (rows or row_bytes 0) is GM_OK with *host = NULL.  Cost is O(regions
+ * touched), never O(rows). */
 GuestFault guest_mem_window(GuestMemory *gm, uint64_t base, uint64_t rows, uint64_t row_bytes,
                             uint64_t stride, int access, uint8_t **host, uint64_t *fault_addr);
 
 /* Translated-code tracking for self-modifying code.  The exec layer marks
- * pages it translates from; a write to a marked page calls @on_code_write
- * (registered once) before the store lands. */
+ * pages it translates from; a write to a marked page calls the listeners'
+ * on_code_write before the store lands, then clears the mark. */
 void guest_mem_set_code(GuestMemory *gm, uint64_t page_addr);
 bool guest_mem_is_code(GuestMemory *gm, uint64_t page_addr);
+void guest_mem_clear_code(GuestMemory *gm, uint64_t page_addr);
+
+/* Listeners (at most GUEST_MEM_MAX_LISTENERS; false when full). */
+#define GUEST_MEM_MAX_LISTENERS 8
+bool guest_mem_add_listener(GuestMemory *gm, const GuestMemListener *l);
+void guest_mem_remove_listener(GuestMemory *gm, void *opaque);
+/* Compatibility with the first contract: a listener with only
+ * on_code_write. */
 void guest_mem_set_code_write_hook(GuestMemory *gm,
                                    void (*hook)(void *opaque, uint64_t page_addr),
                                    void *opaque);
@@ -105,12 +183,17 @@ void guest_mem_set_code_write_hook(GuestMemory *gm,
 bool guest_mem_page_info(GuestMemory *gm, uint64_t addr, uint8_t **host_page, int *prot,
                          bool *is_code, bool *mmio);
 
-/* MMIO access (slow path). */
+/* MMIO access (slow path): @size 1, 2, 4 or 8, naturally aligned
+ * (GM_FAULT_ALIGN otherwise); GM_FAULT_UNMAPPED when @addr is not in a
+ * device region, GM_FAULT_MMIO when the device rejects it. */
 GuestFault guest_mem_mmio_access(GuestMemory *gm, uint64_t addr, unsigned size, bool is_write,
                                  uint64_t *value);
 
-/* Changes that invalidate TLB entries bump this counter; CPUs compare it
- * with the value at their last fill and flush when it moved. */
+/* Every change of the mappings, permissions or code marks bumps this
+ * counter (CPUs may compare it with the value at their last TLB fill). */
 uint64_t guest_mem_generation(GuestMemory *gm);
+
+/* Number of regions (for tests and statistics). */
+size_t guest_mem_region_count(const GuestMemory *gm);
 
 #endif /* LINX_HW_GUEST_MEMORY_H */

@@ -1,0 +1,924 @@
+/*
+ * Guest memory: sparse 64-bit address space of RAM and MMIO regions.
+ *
+ * Representation: a sorted array of non-overlapping, page-aligned regions.
+ * Lookups are binary searches.  Permissions are per region; mprotect of
+ * part of a region splits it, and neighbours that become identical merge
+ * again, so "per-page permissions" cost one region per run of equal pages.
+ *
+ * RAM is backed by RamBlocks: one anonymous host mapping per guest map
+ * call, shared (reference-counted) by the regions split from it.  Pieces
+ * that are unmapped give their host pages back with MADV_DONTNEED; a block
+ * is unmapped from the host when its last region goes.  guest_mem_move
+ * re-points regions at a new guest address (mremap without copying).
+ *
+ * Code pages (for self-modifying code) are a hash set of page numbers.
+ *
+ * Invariants (checked by the unit tests): regions[i].end <=
+ * regions[i + 1].start; start < end <= limit; start and end are page
+ * aligned; a RAM region's host bytes are block->host + offset ..
+ * + (end - start) within the block.
+ */
+#include "hw/core/guest-memory.h"
+
+#include <glib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+typedef enum RegionKind {
+    REGION_RAM,
+    REGION_MMIO,
+} RegionKind;
+
+typedef struct RamBlock {
+    uint8_t *host;
+    uint64_t size;
+    unsigned refs; /* regions pointing into the block */
+} RamBlock;
+
+typedef struct GuestRegion {
+    uint64_t start;
+    uint64_t end; /* exclusive */
+    RegionKind kind;
+    int prot;
+    RamBlock *block;   /* RAM */
+    uint64_t offset;   /* RAM: offset of start within the block */
+    const GuestMMIOOps *ops; /* MMIO */
+    void *opaque;
+    uint64_t mmio_base; /* MMIO: guest address of device offset 0 */
+} GuestRegion;
+
+struct GuestMemory {
+    uint64_t limit;
+    uint64_t host_page_size;
+    GuestRegion *regions;
+    size_t nregions, cap;
+    uint64_t generation;
+    GHashTable *code_pages; /* page number (as pointer) -> itself */
+    GuestMemListener listeners[GUEST_MEM_MAX_LISTENERS];
+    unsigned nlisteners;
+};
+
+/* Largest MMIO access (bytes). */
+#define MMIO_MAX_ACCESS 8
+
+static uint64_t page_align_up(uint64_t v)
+{
+    return (v + GUEST_PAGE_SIZE - 1) & GUEST_PAGE_MASK;
+}
+
+const char *guest_fault_name(GuestFault f)
+{
+    switch (f) {
+    case GM_OK:
+        return "ok";
+    case GM_FAULT_UNMAPPED:
+        return "unmapped address";
+    case GM_FAULT_PROT:
+        return "permission denied";
+    case GM_FAULT_ALIGN:
+        return "misaligned access";
+    case GM_FAULT_MMIO:
+        return "device rejected the access";
+    }
+    return "unknown fault";
+}
+
+/* ------------------------------------------------------------------ */
+/* Creation                                                            */
+/* ------------------------------------------------------------------ */
+
+GuestMemory *guest_mem_new(uint64_t limit)
+{
+    GuestMemory *gm = g_new0(GuestMemory, 1);
+    long hps = sysconf(_SC_PAGESIZE);
+
+    if (limit == 0 || limit > GUEST_MEM_LIMIT_MAX) {
+        limit = GUEST_MEM_LIMIT_MAX;
+    }
+    gm->limit = limit & GUEST_PAGE_MASK;
+    gm->host_page_size = hps > 0 ? (uint64_t)hps : GUEST_PAGE_SIZE;
+    gm->code_pages = g_hash_table_new(g_direct_hash, g_direct_equal);
+    return gm;
+}
+
+static void block_unref(GuestMemory *gm, RamBlock *b)
+{
+    if (--b->refs == 0) {
+        munmap(b->host, b->size);
+        g_free(b);
+    }
+}
+
+void guest_mem_free(GuestMemory *gm)
+{
+    if (!gm) {
+        return;
+    }
+    for (size_t i = 0; i < gm->nregions; i++) {
+        if (gm->regions[i].kind == REGION_RAM) {
+            block_unref(gm, gm->regions[i].block);
+        }
+    }
+    g_free(gm->regions);
+    g_hash_table_destroy(gm->code_pages);
+    g_free(gm);
+}
+
+uint64_t guest_mem_limit(const GuestMemory *gm)
+{
+    return gm->limit;
+}
+
+size_t guest_mem_region_count(const GuestMemory *gm)
+{
+    return gm->nregions;
+}
+
+uint64_t guest_mem_generation(GuestMemory *gm)
+{
+    return gm->generation;
+}
+
+/* ------------------------------------------------------------------ */
+/* Region array                                                        */
+/* ------------------------------------------------------------------ */
+
+/* Index of the first region whose end is above @addr (nregions if none). */
+static size_t upper_region(const GuestMemory *gm, uint64_t addr)
+{
+    size_t lo = 0, hi = gm->nregions;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (gm->regions[mid].end <= addr) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+static GuestRegion *find_region(const GuestMemory *gm, uint64_t addr)
+{
+    size_t i = upper_region(gm, addr);
+
+    if (i < gm->nregions && gm->regions[i].start <= addr) {
+        return &gm->regions[i];
+    }
+    return NULL;
+}
+
+static void insert_region(GuestMemory *gm, size_t at, const GuestRegion *r)
+{
+    if (gm->nregions == gm->cap) {
+        gm->cap = gm->cap ? gm->cap * 2 : 16;
+        gm->regions = g_renew(GuestRegion, gm->regions, gm->cap);
+    }
+    memmove(&gm->regions[at + 1], &gm->regions[at], (gm->nregions - at) * sizeof(*r));
+    gm->regions[at] = *r;
+    gm->nregions++;
+}
+
+static void delete_regions(GuestMemory *gm, size_t at, size_t count)
+{
+    memmove(&gm->regions[at], &gm->regions[at + count],
+            (gm->nregions - at - count) * sizeof(GuestRegion));
+    gm->nregions -= count;
+}
+
+/* Split the region containing @addr so that a region starts at @addr. */
+static void split_at(GuestMemory *gm, uint64_t addr)
+{
+    size_t i = upper_region(gm, addr);
+    GuestRegion hi;
+
+    if (i >= gm->nregions || gm->regions[i].start >= addr) {
+        return;
+    }
+    hi = gm->regions[i];
+    hi.start = addr;
+    if (hi.kind == REGION_RAM) {
+        hi.offset += addr - gm->regions[i].start;
+        hi.block->refs++;
+    }
+    gm->regions[i].end = addr;
+    insert_region(gm, i + 1, &hi);
+}
+
+static bool regions_mergeable(const GuestRegion *a, const GuestRegion *b)
+{
+    if (a->end != b->start || a->kind != b->kind || a->prot != b->prot) {
+        return false;
+    }
+    if (a->kind == REGION_RAM) {
+        return a->block == b->block && a->offset + (a->end - a->start) == b->offset;
+    }
+    return a->ops == b->ops && a->opaque == b->opaque && a->mmio_base == b->mmio_base;
+}
+
+/* Merge equal neighbours among regions [from, to] (indices clamped). */
+static void merge_range(GuestMemory *gm, size_t from, size_t to)
+{
+    size_t i = from > 0 ? from - 1 : 0;
+
+    while (i + 1 < gm->nregions && i <= to) {
+        GuestRegion *a = &gm->regions[i];
+        GuestRegion *b = &gm->regions[i + 1];
+        if (regions_mergeable(a, b)) {
+            a->end = b->end;
+            if (b->kind == REGION_RAM) {
+                b->block->refs--; /* still >= 1: a holds it */
+            }
+            delete_regions(gm, i + 1, 1);
+            if (to > 0) {
+                to--;
+            }
+        } else {
+            i++;
+        }
+    }
+}
+
+/* Give the host pages of a RAM piece back (the block stays mapped). */
+static void release_host_range(GuestMemory *gm, const GuestRegion *r)
+{
+    uint64_t hps = gm->host_page_size;
+    uintptr_t lo = (uintptr_t)(r->block->host + r->offset);
+    uintptr_t hi = lo + (r->end - r->start);
+
+    lo = (lo + hps - 1) & ~(uintptr_t)(hps - 1);
+    hi &= ~(uintptr_t)(hps - 1);
+    if (hi > lo) {
+        madvise((void *)lo, hi - lo, MADV_DONTNEED);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Listeners and code pages                                            */
+/* ------------------------------------------------------------------ */
+
+static gpointer page_key(uint64_t addr)
+{
+    return (gpointer)(uintptr_t)(addr >> GUEST_PAGE_BITS);
+}
+
+static void notify_change(GuestMemory *gm, uint64_t addr, uint64_t len)
+{
+    gm->generation++;
+    for (unsigned i = 0; i < gm->nlisteners; i++) {
+        if (gm->listeners[i].on_change) {
+            gm->listeners[i].on_change(gm->listeners[i].opaque, addr, len);
+        }
+    }
+}
+
+/* The code page @page is written, unmapped or re-protected: let the exec
+ * layer drop its translations, then forget the mark. */
+static void code_page_event(GuestMemory *gm, uint64_t page)
+{
+    for (unsigned i = 0; i < gm->nlisteners; i++) {
+        if (gm->listeners[i].on_code_write) {
+            gm->listeners[i].on_code_write(gm->listeners[i].opaque, page);
+        }
+    }
+    g_hash_table_remove(gm->code_pages, page_key(page));
+    notify_change(gm, page, GUEST_PAGE_SIZE);
+}
+
+typedef struct CodeScan {
+    uint64_t lo, hi;
+    GArray *found;
+} CodeScan;
+
+static void collect_code_page(gpointer key, gpointer value, gpointer opaque)
+{
+    CodeScan *s = opaque;
+    uint64_t page = (uint64_t)(uintptr_t)key << GUEST_PAGE_BITS;
+
+    if (page >= s->lo && page < s->hi) {
+        g_array_append_val(s->found, page);
+    }
+}
+
+/* Run code_page_event for every code page meeting [addr, addr + len). */
+static void code_range_event(GuestMemory *gm, uint64_t addr, uint64_t len)
+{
+    unsigned ncode = g_hash_table_size(gm->code_pages);
+    uint64_t lo = addr & GUEST_PAGE_MASK;
+    uint64_t hi = addr + len; /* callers guarantee no overflow */
+    uint64_t npages;
+
+    if (ncode == 0 || len == 0) {
+        return;
+    }
+    npages = (page_align_up(hi) - lo) >> GUEST_PAGE_BITS;
+    if (npages <= ncode) {
+        for (uint64_t p = lo; p < hi; p += GUEST_PAGE_SIZE) {
+            if (g_hash_table_contains(gm->code_pages, page_key(p))) {
+                code_page_event(gm, p);
+            }
+        }
+    } else {
+        CodeScan s = { lo, hi, g_array_new(false, false, sizeof(uint64_t)) };
+        g_hash_table_foreach(gm->code_pages, collect_code_page, &s);
+        for (unsigned i = 0; i < s.found->len; i++) {
+            code_page_event(gm, g_array_index(s.found, uint64_t, i));
+        }
+        g_array_free(s.found, true);
+    }
+}
+
+void guest_mem_set_code(GuestMemory *gm, uint64_t page_addr)
+{
+    GuestRegion *r = find_region(gm, page_addr);
+
+    page_addr &= GUEST_PAGE_MASK;
+    if (!r || r->kind != REGION_RAM) {
+        return;
+    }
+    if (g_hash_table_add(gm->code_pages, page_key(page_addr))) {
+        notify_change(gm, page_addr, GUEST_PAGE_SIZE);
+    }
+}
+
+bool guest_mem_is_code(GuestMemory *gm, uint64_t page_addr)
+{
+    return g_hash_table_contains(gm->code_pages, page_key(page_addr & GUEST_PAGE_MASK));
+}
+
+void guest_mem_clear_code(GuestMemory *gm, uint64_t page_addr)
+{
+    if (g_hash_table_remove(gm->code_pages, page_key(page_addr & GUEST_PAGE_MASK))) {
+        notify_change(gm, page_addr & GUEST_PAGE_MASK, GUEST_PAGE_SIZE);
+    }
+}
+
+bool guest_mem_add_listener(GuestMemory *gm, const GuestMemListener *l)
+{
+    if (gm->nlisteners == GUEST_MEM_MAX_LISTENERS) {
+        return false;
+    }
+    gm->listeners[gm->nlisteners++] = *l;
+    return true;
+}
+
+void guest_mem_remove_listener(GuestMemory *gm, void *opaque)
+{
+    for (unsigned i = 0; i < gm->nlisteners; i++) {
+        if (gm->listeners[i].opaque == opaque) {
+            memmove(&gm->listeners[i], &gm->listeners[i + 1],
+                    (gm->nlisteners - i - 1) * sizeof(GuestMemListener));
+            gm->nlisteners--;
+            i--;
+        }
+    }
+}
+
+void guest_mem_set_code_write_hook(GuestMemory *gm,
+                                   void (*hook)(void *opaque, uint64_t page_addr),
+                                   void *opaque)
+{
+    GuestMemListener l = { .on_code_write = hook, .opaque = opaque };
+
+    guest_mem_remove_listener(gm, opaque);
+    if (hook) {
+        guest_mem_add_listener(gm, &l);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Map, unmap, protect, move                                           */
+/* ------------------------------------------------------------------ */
+
+/* Check a page-aligned range: @addr aligned, 0 < len, end <= limit.
+ * Rounds *len up to pages. */
+static bool range_valid(const GuestMemory *gm, uint64_t addr, uint64_t *len)
+{
+    uint64_t l = *len;
+
+    if (l == 0 || (addr & ~GUEST_PAGE_MASK) || addr >= gm->limit) {
+        return false;
+    }
+    if (l > gm->limit - addr) {
+        return false;
+    }
+    l = page_align_up(l); /* cannot overflow: l <= limit - addr */
+    if (l > gm->limit - addr) {
+        return false;
+    }
+    *len = l;
+    return true;
+}
+
+static bool range_overlaps(const GuestMemory *gm, uint64_t addr, uint64_t end)
+{
+    size_t i = upper_region(gm, addr);
+
+    return i < gm->nregions && gm->regions[i].start < end;
+}
+
+/* Remove every piece of [addr, end) (code events first). */
+static void remove_range(GuestMemory *gm, uint64_t addr, uint64_t end)
+{
+    size_t first, n = 0;
+
+    code_range_event(gm, addr, end - addr);
+    split_at(gm, addr);
+    split_at(gm, end);
+    first = upper_region(gm, addr);
+    while (first + n < gm->nregions && gm->regions[first + n].start < end) {
+        GuestRegion *r = &gm->regions[first + n];
+        if (r->kind == REGION_RAM) {
+            if (r->block->refs > 1) {
+                release_host_range(gm, r);
+            }
+            block_unref(gm, r->block);
+        }
+        n++;
+    }
+    delete_regions(gm, first, n);
+}
+
+bool guest_mem_map(GuestMemory *gm, uint64_t addr, uint64_t len, int prot, bool replace)
+{
+    GuestRegion r = { 0 };
+    void *host;
+
+    if (!range_valid(gm, addr, &len) || (prot & ~GM_PROT_ALL)) {
+        return false;
+    }
+    if (!replace && range_overlaps(gm, addr, addr + len)) {
+        return false;
+    }
+#if SIZE_MAX < UINT64_MAX
+    if (len > SIZE_MAX) {
+        return false;
+    }
+#endif
+    host = mmap(NULL, (size_t)len, PROT_READ | PROT_WRITE,
+                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (host == MAP_FAILED) {
+        return false;
+    }
+    if (replace) {
+        remove_range(gm, addr, addr + len);
+    }
+    r.start = addr;
+    r.end = addr + len;
+    r.kind = REGION_RAM;
+    r.prot = prot;
+    r.block = g_new0(RamBlock, 1);
+    r.block->host = host;
+    r.block->size = len;
+    r.block->refs = 1;
+    insert_region(gm, upper_region(gm, addr), &r);
+    notify_change(gm, addr, len);
+    return true;
+}
+
+bool guest_mem_map_mmio(GuestMemory *gm, uint64_t addr, uint64_t len, const GuestMMIOOps *ops,
+                        void *opaque)
+{
+    GuestRegion r = { 0 };
+
+    if (!ops || !range_valid(gm, addr, &len) || range_overlaps(gm, addr, addr + len)) {
+        return false;
+    }
+    r.start = addr;
+    r.end = addr + len;
+    r.kind = REGION_MMIO;
+    r.prot = GM_PROT_READ | GM_PROT_WRITE;
+    r.ops = ops;
+    r.opaque = opaque;
+    r.mmio_base = addr;
+    insert_region(gm, upper_region(gm, addr), &r);
+    notify_change(gm, addr, len);
+    return true;
+}
+
+bool guest_mem_unmap(GuestMemory *gm, uint64_t addr, uint64_t len)
+{
+    if (!range_valid(gm, addr, &len)) {
+        return false;
+    }
+    if (range_overlaps(gm, addr, addr + len)) {
+        remove_range(gm, addr, addr + len);
+        notify_change(gm, addr, len);
+    }
+    return true;
+}
+
+/* Is [addr, end) fully covered by regions (RAM only if @ram_only)? */
+static bool range_covered(const GuestMemory *gm, uint64_t addr, uint64_t end, bool ram_only)
+{
+    uint64_t cur = addr;
+    size_t i = upper_region(gm, addr);
+
+    while (cur < end) {
+        if (i >= gm->nregions || gm->regions[i].start > cur) {
+            return false;
+        }
+        if (ram_only && gm->regions[i].kind != REGION_RAM) {
+            return false;
+        }
+        cur = gm->regions[i].end;
+        i++;
+    }
+    return true;
+}
+
+bool guest_mem_protect(GuestMemory *gm, uint64_t addr, uint64_t len, int prot)
+{
+    uint64_t end;
+    size_t first, i;
+
+    if (!range_valid(gm, addr, &len) || (prot & ~GM_PROT_ALL)) {
+        return false;
+    }
+    end = addr + len;
+    if (!range_covered(gm, addr, end, true)) {
+        return false;
+    }
+    split_at(gm, addr);
+    split_at(gm, end);
+    first = upper_region(gm, addr);
+    for (i = first; i < gm->nregions && gm->regions[i].start < end; i++) {
+        GuestRegion *r = &gm->regions[i];
+        if (r->prot != prot) {
+            uint64_t s = r->start, e = r->end;
+            r->prot = prot;
+            /* Translations made under the old permissions are stale
+             * (losing EXEC must stop cached code from running). */
+            code_range_event(gm, s, e - s);
+        }
+    }
+    merge_range(gm, first, i);
+    notify_change(gm, addr, len);
+    return true;
+}
+
+bool guest_mem_move(GuestMemory *gm, uint64_t old_addr, uint64_t len, uint64_t new_addr)
+{
+    uint64_t new_len = len;
+    uint64_t delta;
+    size_t first, n = 0, at;
+    GuestRegion *moved;
+
+    if (!range_valid(gm, old_addr, &len) || !range_valid(gm, new_addr, &new_len)) {
+        return false;
+    }
+    if (old_addr < new_addr + len && new_addr < old_addr + len) {
+        return false;
+    }
+    if (!range_covered(gm, old_addr, old_addr + len, true) ||
+        range_overlaps(gm, new_addr, new_addr + len)) {
+        return false;
+    }
+    code_range_event(gm, old_addr, len);
+    split_at(gm, old_addr);
+    split_at(gm, old_addr + len);
+    first = upper_region(gm, old_addr);
+    while (first + n < gm->nregions && gm->regions[first + n].start < old_addr + len) {
+        n++;
+    }
+    moved = g_memdup2(&gm->regions[first], n * sizeof(GuestRegion));
+    delete_regions(gm, first, n);
+    delta = new_addr - old_addr; /* modulo 2^64 */
+    at = upper_region(gm, new_addr);
+    for (size_t k = 0; k < n; k++) {
+        moved[k].start += delta;
+        moved[k].end += delta;
+        insert_region(gm, at + k, &moved[k]);
+    }
+    g_free(moved);
+    merge_range(gm, at, at + n);
+    notify_change(gm, old_addr, len);
+    notify_change(gm, new_addr, len);
+    return true;
+}
+
+int guest_mem_prot(GuestMemory *gm, uint64_t addr)
+{
+    GuestRegion *r = find_region(gm, addr);
+
+    return r ? r->prot : -1;
+}
+
+uint64_t guest_mem_find_free(GuestMemory *gm, uint64_t hint, uint64_t len)
+{
+    uint64_t cur;
+    size_t i;
+
+    if (len == 0 || len > gm->limit) {
+        return UINT64_MAX;
+    }
+    len = page_align_up(len);
+    if (hint >= gm->limit) {
+        return UINT64_MAX;
+    }
+    cur = page_align_up(hint);
+    i = upper_region(gm, cur);
+    for (;;) {
+        uint64_t gap_end = i < gm->nregions ? gm->regions[i].start : gm->limit;
+        if (cur > gm->limit || len > gm->limit - cur) {
+            return UINT64_MAX;
+        }
+        if (gap_end >= cur && gap_end - cur >= len) {
+            return cur;
+        }
+        if (i >= gm->nregions) {
+            return UINT64_MAX;
+        }
+        if (gm->regions[i].end > cur) {
+            cur = gm->regions[i].end;
+        }
+        i++;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Checked access                                                      */
+/* ------------------------------------------------------------------ */
+
+/* Check that [addr, addr + len) is mapped and allows @access (@debug:
+ * any RAM, no MMIO).  len may reach past 2^64: the walk faults at the
+ * limit first. */
+static GuestFault check_range(const GuestMemory *gm, uint64_t addr, uint64_t len, int access,
+                              bool debug, uint64_t *fault_addr)
+{
+    uint64_t cur = addr;
+    size_t i = upper_region(gm, addr);
+
+    while (len) {
+        const GuestRegion *r;
+        uint64_t n;
+
+        if (i >= gm->nregions || gm->regions[i].start > cur) {
+            *fault_addr = cur;
+            return GM_FAULT_UNMAPPED;
+        }
+        r = &gm->regions[i];
+        if (debug && r->kind == REGION_MMIO) {
+            *fault_addr = cur;
+            return GM_FAULT_MMIO;
+        }
+        if (!debug && (r->prot & access) != access) {
+            *fault_addr = cur;
+            return GM_FAULT_PROT;
+        }
+        n = r->end - cur;
+        if (n >= len) {
+            break;
+        }
+        len -= n;
+        cur = r->end;
+        i++;
+    }
+    return GM_OK;
+}
+
+static GuestFault mmio_piece(const GuestRegion *r, uint64_t addr, unsigned size, bool is_write,
+                             uint64_t *value)
+{
+    uint64_t off = addr - r->mmio_base;
+
+    if (is_write) {
+        if (!r->ops->write || !r->ops->write(r->opaque, off, size, *value)) {
+            return GM_FAULT_MMIO;
+        }
+    } else {
+        if (!r->ops->read || !r->ops->read(r->opaque, off, size, value)) {
+            return GM_FAULT_MMIO;
+        }
+    }
+    return GM_OK;
+}
+
+/* Access a device range in naturally aligned pieces of up to 8 bytes. */
+static GuestFault mmio_copy(const GuestRegion *r, uint64_t addr, uint8_t *buf, uint64_t len,
+                            bool is_write, uint64_t *fault_addr)
+{
+    while (len) {
+        unsigned size = MMIO_MAX_ACCESS;
+        uint64_t v = 0;
+        while (size > 1 && ((addr & (size - 1)) || size > len)) {
+            size >>= 1;
+        }
+        if (is_write) {
+            memcpy(&v, buf, size);
+        }
+        if (mmio_piece(r, addr, size, is_write, &v) != GM_OK) {
+            *fault_addr = addr;
+            return GM_FAULT_MMIO;
+        }
+        if (!is_write) {
+            memcpy(buf, &v, size);
+        }
+        addr += size;
+        buf += size;
+        len -= size;
+    }
+    return GM_OK;
+}
+
+/* Copy between @buf and a range check_range() accepted. */
+static GuestFault copy_range(GuestMemory *gm, uint64_t addr, uint8_t *buf, uint64_t len,
+                             bool is_write, uint64_t *fault_addr)
+{
+    while (len) {
+        const GuestRegion *r = find_region(gm, addr);
+        uint64_t n = r->end - addr;
+        if (n > len) {
+            n = len;
+        }
+        if (r->kind == REGION_RAM) {
+            uint8_t *host = r->block->host + r->offset + (addr - r->start);
+            if (is_write) {
+                memcpy(host, buf, n);
+            } else {
+                memcpy(buf, host, n);
+            }
+        } else if (mmio_copy(r, addr, buf, n, is_write, fault_addr) != GM_OK) {
+            return GM_FAULT_MMIO;
+        }
+        addr += n;
+        buf += n;
+        len -= n;
+    }
+    return GM_OK;
+}
+
+static GuestFault access_range(GuestMemory *gm, uint64_t addr, void *buf, size_t len,
+                               int access, bool is_write, bool debug, uint64_t *fault_addr)
+{
+    uint64_t fa = 0;
+    GuestFault f;
+
+    if (len == 0) {
+        return GM_OK;
+    }
+    f = check_range(gm, addr, len, access, debug, &fa);
+    if (f == GM_OK && is_write) {
+        code_range_event(gm, addr, len);
+    }
+    if (f == GM_OK) {
+        f = copy_range(gm, addr, buf, len, is_write, &fa);
+    }
+    if (f != GM_OK && fault_addr) {
+        *fault_addr = fa;
+    }
+    return f;
+}
+
+GuestFault guest_mem_read(GuestMemory *gm, uint64_t addr, void *buf, size_t len, int access,
+                          uint64_t *fault_addr)
+{
+    return access_range(gm, addr, buf, len, access, false, false, fault_addr);
+}
+
+GuestFault guest_mem_write(GuestMemory *gm, uint64_t addr, const void *buf, size_t len,
+                           uint64_t *fault_addr)
+{
+    return access_range(gm, addr, (void *)buf, len, GM_PROT_WRITE, true, false, fault_addr);
+}
+
+GuestFault guest_mem_debug_rw(GuestMemory *gm, uint64_t addr, void *buf, size_t len,
+                              bool is_write)
+{
+    return access_range(gm, addr, buf, len, 0, is_write, true, NULL);
+}
+
+GuestFault guest_mem_mmio_access(GuestMemory *gm, uint64_t addr, unsigned size, bool is_write,
+                                 uint64_t *value)
+{
+    const GuestRegion *r = find_region(gm, addr);
+
+    if (!r || r->kind != REGION_MMIO) {
+        return GM_FAULT_UNMAPPED;
+    }
+    if ((size != 1 && size != 2 && size != 4 && size != 8) || (addr & (size - 1))) {
+        return GM_FAULT_ALIGN;
+    }
+    if (r->end - addr < size) {
+        return GM_FAULT_UNMAPPED;
+    }
+    return mmio_piece(r, addr, size, is_write, value);
+}
+
+bool guest_mem_page_info(GuestMemory *gm, uint64_t addr, uint8_t **host_page, int *prot,
+                         bool *is_code, bool *mmio)
+{
+    const GuestRegion *r = find_region(gm, addr);
+    uint64_t page = addr & GUEST_PAGE_MASK;
+
+    *mmio = false;
+    if (!r) {
+        return false;
+    }
+    if (r->kind == REGION_MMIO) {
+        *mmio = true;
+        *prot = r->prot;
+        return false;
+    }
+    *host_page = r->block->host + r->offset + (page - r->start);
+    *prot = r->prot;
+    *is_code = g_hash_table_size(gm->code_pages) != 0 &&
+               g_hash_table_contains(gm->code_pages, page_key(page));
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* 2-D windows                                                         */
+/* ------------------------------------------------------------------ */
+
+/* Host pointer for [addr, addr + len) if it lies in one block-contiguous
+ * run of RAM regions, else NULL.  @len > 0 and the range is mapped. */
+static uint8_t *contiguous_host(const GuestMemory *gm, uint64_t addr, uint64_t len)
+{
+    size_t i = upper_region(gm, addr);
+    const GuestRegion *r = &gm->regions[i];
+    uint64_t last = addr + (len - 1);
+
+    if (r->kind != REGION_RAM) {
+        return NULL;
+    }
+    while (r->end - 1 < last) {
+        const GuestRegion *nx;
+        if (i + 1 >= gm->nregions) {
+            return NULL;
+        }
+        nx = &gm->regions[i + 1];
+        if (nx->start != r->end || nx->kind != REGION_RAM || nx->block != r->block ||
+            nx->offset != r->offset + (r->end - r->start)) {
+            return NULL;
+        }
+        r = nx;
+        i++;
+    }
+    r = &gm->regions[upper_region(gm, addr)];
+    return r->block->host + r->offset + (addr - r->start);
+}
+
+GuestFault guest_mem_window(GuestMemory *gm, uint64_t base, uint64_t rows, uint64_t row_bytes,
+                            uint64_t stride, int access, uint8_t **host, uint64_t *fault_addr)
+{
+    uint64_t span, fa = 0;
+    bool span_fits;
+    GuestFault f;
+
+    *host = NULL;
+    if (rows == 0 || row_bytes == 0) {
+        return GM_OK;
+    }
+    span_fits = !__builtin_mul_overflow(rows - 1, stride, &span) &&
+                !__builtin_add_overflow(span, row_bytes, &span) &&
+                span - 1 <= UINT64_MAX - base;
+
+    if (stride <= row_bytes) {
+        /* Rows touch or overlap: the footprint is one range. */
+        f = check_range(gm, base, span_fits ? span : UINT64_MAX - base, access, false, &fa);
+    } else {
+        /* Disjoint rows: check row by row, skipping the rows that lie in
+         * the same region as a checked one, so the cost is O(regions). */
+        uint64_t row = 0;
+        f = GM_OK;
+        while (row < rows) {
+            uint64_t off, addr;
+            const GuestRegion *r;
+            if (__builtin_mul_overflow(row, stride, &off) ||
+                __builtin_add_overflow(base, off, &addr)) {
+                fa = UINT64_MAX;
+                f = GM_FAULT_UNMAPPED;
+                break;
+            }
+            f = check_range(gm, addr, row_bytes, access, false, &fa);
+            if (f != GM_OK) {
+                break;
+            }
+            r = find_region(gm, addr);
+            if (r->end - addr >= row_bytes) {
+                /* Rows row+1.. starting in r and ending by r->end are fine. */
+                uint64_t room = r->end - addr - row_bytes;
+                uint64_t more = room / stride;
+                row += more + 1;
+            } else {
+                row++;
+            }
+        }
+    }
+    if (f != GM_OK) {
+        if (fault_addr) {
+            *fault_addr = fa;
+        }
+        return f;
+    }
+    if (span_fits) {
+        *host = contiguous_host(gm, base, span);
+    }
+    return GM_OK;
+}
