@@ -1,0 +1,1000 @@
+/*
+ * IR optimiser (see tcg/optimize.h for the contract).
+ *
+ * Structure:
+ *   - ir_fold_op()/ir_eval_cond(): the value of every pure op on constants;
+ *   - forward pass (opt_forward): per extended basic block (facts survive
+ *     brcond on the fall-through path and die at set_label) it tracks which
+ *     temps hold known constants and which temps are copies of each other
+ *     (circular lists, QEMU-style), rewrites inputs to the best equal temp,
+ *     folds and simplifies, decides branches and drops unreachable code;
+ *   - backward pass (opt_dead_code): liveness of local temps; ops without
+ *     side effects whose outputs are all dead locals are removed;
+ *   - compaction of the op list.
+ * The passes run until nothing changes (at most OPT_MAX_ROUNDS times).
+ *
+ * Invariants kept: globals and the env temp are never removed as outputs
+ * (they are observable); facts about globals are forgotten at helper calls
+ * that may write globals and at host stores into their env field; a copy
+ * of a temp is never used after that temp was redefined or discarded.
+ */
+#include "optimize.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define OPT_MAX_ROUNDS 4
+#define OPT_NO_LABEL UINT32_MAX
+
+/* Rank of a temp as the representative of a copy class (higher wins). */
+enum {
+    OPT_RANK_LOCAL = 0,
+    OPT_RANK_GLOBAL = 1,
+    OPT_RANK_FIXED = 2,
+    OPT_RANK_CONST = 3,
+};
+
+typedef struct OptTemp {
+    bool is_const;
+    uint64_t val;
+    IRTemp next_copy, prev_copy; /* circular list of temps holding equal values */
+    uint32_t seq;                /* definition order (older = smaller) */
+} OptTemp;
+
+typedef struct OptConstEntry {
+    uint64_t value;
+    IRTemp temp; /* IR_NO_TEMP: empty */
+} OptConstEntry;
+
+typedef struct OptContext {
+    IRContext *ir;
+    OptTemp *t;
+    unsigned tcap;
+    uint32_t seq;
+    unsigned *label_refs; /* references by live br/brcond, per label */
+    OptConstEntry *consts;   /* open-addressing cache value -> const temp */
+    unsigned consts_cap, consts_used;
+    bool changed;
+} OptContext;
+
+/* ------------------------------------------------------------------ */
+/* Constant evaluation                                                 */
+/* ------------------------------------------------------------------ */
+
+bool ir_eval_cond(IRCond cond, uint64_t a, uint64_t b)
+{
+    switch (cond) {
+    case IR_COND_NEVER:
+        return false;
+    case IR_COND_ALWAYS:
+        return true;
+    case IR_COND_EQ:
+        return a == b;
+    case IR_COND_NE:
+        return a != b;
+    case IR_COND_LT:
+        return (int64_t)a < (int64_t)b;
+    case IR_COND_GE:
+        return (int64_t)a >= (int64_t)b;
+    case IR_COND_LE:
+        return (int64_t)a <= (int64_t)b;
+    case IR_COND_GT:
+        return (int64_t)a > (int64_t)b;
+    case IR_COND_LTU:
+        return a < b;
+    case IR_COND_GEU:
+        return a >= b;
+    case IR_COND_LEU:
+        return a <= b;
+    case IR_COND_GTU:
+        return a > b;
+    case IR_COND_TSTEQ:
+        return (a & b) == 0;
+    case IR_COND_TSTNE:
+        return (a & b) != 0;
+    }
+    return false;
+}
+
+static uint64_t fold_clz(uint64_t x)
+{
+    return x ? (uint64_t)__builtin_clzll(x) : 64;
+}
+
+static uint64_t fold_ctz(uint64_t x)
+{
+    return x ? (uint64_t)__builtin_ctzll(x) : 64;
+}
+
+bool ir_fold_op(IROpcode op, IRCond cond, const uint64_t *in, uint64_t *out)
+{
+    uint64_t a = in[0];
+    uint64_t b = 0;
+    unsigned sh;
+
+    if (op < IR_NB_OPS && ir_op_info[op].nin >= 2) {
+        b = in[1];
+    }
+    sh = (unsigned)(b & 63);
+    switch (op) {
+    case IR_mov:
+        *out = a;
+        return true;
+    case IR_setcond:
+        *out = ir_eval_cond(cond, a, b);
+        return true;
+    case IR_movcond:
+        *out = ir_eval_cond(cond, a, b) ? in[2] : in[3];
+        return true;
+    case IR_add:
+        *out = a + b;
+        return true;
+    case IR_sub:
+        *out = a - b;
+        return true;
+    case IR_mul:
+        *out = a * b;
+        return true;
+    case IR_mulsh:
+        *out = (uint64_t)(((__int128)(int64_t)a * (int64_t)b) >> 64);
+        return true;
+    case IR_muluh:
+        *out = (uint64_t)(((unsigned __int128)a * b) >> 64);
+        return true;
+    case IR_neg:
+        *out = -a;
+        return true;
+    case IR_and:
+        *out = a & b;
+        return true;
+    case IR_or:
+        *out = a | b;
+        return true;
+    case IR_xor:
+        *out = a ^ b;
+        return true;
+    case IR_andc:
+        *out = a & ~b;
+        return true;
+    case IR_not:
+        *out = ~a;
+        return true;
+    case IR_shl:
+        *out = a << sh;
+        return true;
+    case IR_shr:
+        *out = a >> sh;
+        return true;
+    case IR_sar:
+        *out = (uint64_t)((int64_t)a >> sh);
+        return true;
+    case IR_rotr:
+        *out = sh ? (a >> sh) | (a << (64 - sh)) : a;
+        return true;
+    case IR_clz:
+        *out = fold_clz(a);
+        return true;
+    case IR_ctz:
+        *out = fold_ctz(a);
+        return true;
+    case IR_ctpop:
+        *out = (uint64_t)__builtin_popcountll(a);
+        return true;
+    case IR_bswap64:
+        *out = __builtin_bswap64(a);
+        return true;
+    case IR_ext8s:
+        *out = (uint64_t)(int64_t)(int8_t)a;
+        return true;
+    case IR_ext8u:
+        *out = (uint8_t)a;
+        return true;
+    case IR_ext16s:
+        *out = (uint64_t)(int64_t)(int16_t)a;
+        return true;
+    case IR_ext16u:
+        *out = (uint16_t)a;
+        return true;
+    case IR_ext32s:
+        *out = (uint64_t)(int64_t)(int32_t)a;
+        return true;
+    case IR_ext32u:
+        *out = (uint32_t)a;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Condition that gives the same answer with the operands swapped. */
+static IRCond swap_cond(IRCond c)
+{
+    switch (c) {
+    case IR_COND_LT:
+        return IR_COND_GT;
+    case IR_COND_GT:
+        return IR_COND_LT;
+    case IR_COND_GE:
+        return IR_COND_LE;
+    case IR_COND_LE:
+        return IR_COND_GE;
+    case IR_COND_LTU:
+        return IR_COND_GTU;
+    case IR_COND_GTU:
+        return IR_COND_LTU;
+    case IR_COND_GEU:
+        return IR_COND_LEU;
+    case IR_COND_LEU:
+        return IR_COND_GEU;
+    default:
+        return c;
+    }
+}
+
+/* Value of cond(x, x), or -1 when it depends on x. */
+static int cond_same_operands(IRCond c)
+{
+    switch (c) {
+    case IR_COND_NEVER:
+    case IR_COND_NE:
+    case IR_COND_LT:
+    case IR_COND_GT:
+    case IR_COND_LTU:
+    case IR_COND_GTU:
+        return 0;
+    case IR_COND_ALWAYS:
+    case IR_COND_EQ:
+    case IR_COND_GE:
+    case IR_COND_LE:
+    case IR_COND_GEU:
+    case IR_COND_LEU:
+        return 1;
+    default:
+        return -1;
+    }
+}
+
+/* One output computed from the inputs alone (mov .. ext32u). */
+static bool op_is_pure(IROpcode op)
+{
+    switch (op) {
+    case IR_ld8u:
+    case IR_ld8s:
+    case IR_ld16u:
+    case IR_ld16s:
+    case IR_ld32u:
+    case IR_ld32s:
+    case IR_ld64:
+    case IR_movi:
+        return false;
+    default:
+        return op < IR_NB_OPS && ir_op_info[op].flags == 0 && ir_op_info[op].nout == 1;
+    }
+}
+
+static bool op_is_commutative(IROpcode op)
+{
+    return op == IR_add || op == IR_mul || op == IR_mulsh || op == IR_muluh || op == IR_and ||
+           op == IR_or || op == IR_xor;
+}
+
+/* ------------------------------------------------------------------ */
+/* Temp facts                                                          */
+/* ------------------------------------------------------------------ */
+
+static void opt_grow(OptContext *s)
+{
+    unsigned n = s->ir->ntemps;
+
+    if (n <= s->tcap) {
+        return;
+    }
+    unsigned cap = s->tcap ? s->tcap : 64;
+    while (cap < n) {
+        cap *= 2;
+    }
+    s->t = realloc(s->t, cap * sizeof(*s->t));
+    if (!s->t) {
+        abort();
+    }
+    for (unsigned i = s->tcap; i < cap; i++) {
+        s->t[i] = (OptTemp){ .next_copy = i, .prev_copy = i };
+    }
+    s->tcap = cap;
+}
+
+static IRTempKind temp_kind(const OptContext *s, IRTemp t)
+{
+    return (IRTempKind)s->ir->temps[t].kind;
+}
+
+static int temp_rank(const OptContext *s, IRTemp t)
+{
+    switch (temp_kind(s, t)) {
+    case IR_TEMP_CONST:
+        return OPT_RANK_CONST;
+    case IR_TEMP_FIXED:
+        return OPT_RANK_FIXED;
+    case IR_TEMP_GLOBAL:
+        return OPT_RANK_GLOBAL;
+    default:
+        return OPT_RANK_LOCAL;
+    }
+}
+
+/* Forget everything about @t (it is being redefined). */
+static void reset_temp(OptContext *s, IRTemp t)
+{
+    OptTemp *ts = &s->t[t];
+
+    s->t[ts->prev_copy].next_copy = ts->next_copy;
+    s->t[ts->next_copy].prev_copy = ts->prev_copy;
+    ts->next_copy = ts->prev_copy = t;
+    ts->is_const = temp_kind(s, t) == IR_TEMP_CONST;
+    ts->val = ts->is_const ? (uint64_t)s->ir->temps[t].value : 0;
+    ts->seq = s->seq++;
+}
+
+static void reset_all(OptContext *s)
+{
+    for (unsigned i = 0; i < s->ir->ntemps; i++) {
+        s->t[i].next_copy = s->t[i].prev_copy = i;
+        s->t[i].is_const = temp_kind(s, i) == IR_TEMP_CONST;
+        s->t[i].val = s->t[i].is_const ? (uint64_t)s->ir->temps[i].value : 0;
+        s->t[i].seq = 0;
+    }
+}
+
+static void reset_globals(OptContext *s)
+{
+    for (unsigned i = 0; i < s->ir->ntemps; i++) {
+        if (temp_kind(s, i) == IR_TEMP_GLOBAL) {
+            reset_temp(s, i);
+        }
+    }
+}
+
+/* A host store of @size bytes at env + @off: forget the globals it hits. */
+static void reset_globals_at(OptContext *s, int64_t off, unsigned size)
+{
+    for (unsigned i = 0; i < s->ir->ntemps; i++) {
+        const IRTempInfo *ti = &s->ir->temps[i];
+        if (ti->kind == IR_TEMP_GLOBAL && off < (int64_t)ti->env_offset + 8 &&
+            (int64_t)ti->env_offset < off + (int64_t)size) {
+            reset_temp(s, i);
+        }
+    }
+}
+
+static IRTemp const_temp(OptContext *s, uint64_t v)
+{
+    if (s->consts_used * 2 >= s->consts_cap) {
+        unsigned old_cap = s->consts_cap;
+        OptConstEntry *old = s->consts;
+        s->consts_cap = old_cap ? old_cap * 2 : 64;
+        s->consts = malloc(s->consts_cap * sizeof(*s->consts));
+        if (!s->consts) {
+            abort();
+        }
+        for (unsigned i = 0; i < s->consts_cap; i++) {
+            s->consts[i].temp = IR_NO_TEMP;
+        }
+        s->consts_used = 0;
+        for (unsigned i = 0; i < old_cap; i++) {
+            if (old[i].temp != IR_NO_TEMP) {
+                unsigned h = (unsigned)((old[i].value * 0x9e3779b97f4a7c15ull) >> 40);
+                while (s->consts[h & (s->consts_cap - 1)].temp != IR_NO_TEMP) {
+                    h++;
+                }
+                s->consts[h & (s->consts_cap - 1)] = old[i];
+                s->consts_used++;
+            }
+        }
+        free(old);
+    }
+    unsigned h = (unsigned)((v * 0x9e3779b97f4a7c15ull) >> 40);
+    for (;; h++) {
+        OptConstEntry *e = &s->consts[h & (s->consts_cap - 1)];
+        if (e->temp == IR_NO_TEMP) {
+            e->value = v;
+            e->temp = ir_const(s->ir, (int64_t)v);
+            s->consts_used++;
+            opt_grow(s);
+            s->t[e->temp].is_const = true;
+            s->t[e->temp].val = v;
+            return e->temp;
+        }
+        if (e->value == v) {
+            return e->temp;
+        }
+    }
+}
+
+/* The temp that best stands for @t's current value. */
+static IRTemp best_copy(OptContext *s, IRTemp t)
+{
+    if (s->t[t].is_const) {
+        if (temp_kind(s, t) == IR_TEMP_CONST) {
+            return t;
+        }
+        return const_temp(s, s->t[t].val);
+    }
+    IRTemp best = t;
+    for (IRTemp c = s->t[t].next_copy; c != t; c = s->t[c].next_copy) {
+        int rc = temp_rank(s, c), rb = temp_rank(s, best);
+        if (rc > rb || (rc == rb && s->t[c].seq < s->t[best].seq)) {
+            best = c;
+        }
+    }
+    return best;
+}
+
+/* @d becomes a copy of @src. */
+static void set_copy(OptContext *s, IRTemp d, IRTemp src)
+{
+    reset_temp(s, d);
+    if (s->t[src].is_const) {
+        s->t[d].is_const = true;
+        s->t[d].val = s->t[src].val;
+        return;
+    }
+    OptTemp *ds = &s->t[d], *ss = &s->t[src];
+    ds->next_copy = ss->next_copy;
+    ds->prev_copy = src;
+    s->t[ss->next_copy].prev_copy = d;
+    ss->next_copy = d;
+}
+
+static void set_const(OptContext *s, IRTemp d, uint64_t v)
+{
+    reset_temp(s, d);
+    s->t[d].is_const = true;
+    s->t[d].val = v;
+}
+
+static bool same_value(const OptContext *s, IRTemp a, IRTemp b)
+{
+    if (a == b) {
+        return true;
+    }
+    if (s->t[a].is_const && s->t[b].is_const) {
+        return s->t[a].val == s->t[b].val;
+    }
+    for (IRTemp c = s->t[a].next_copy; c != a; c = s->t[c].next_copy) {
+        if (c == b) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ------------------------------------------------------------------ */
+/* Rewriting ops                                                       */
+/* ------------------------------------------------------------------ */
+
+static void make_movi(OptContext *s, IRInsn *insn, uint64_t v)
+{
+    IRTemp d = (IRTemp)insn->args[0];
+
+    insn->op = IR_movi;
+    insn->nout = 1;
+    insn->nin = 0;
+    insn->nconst = 1;
+    insn->args[1] = v;
+    set_const(s, d, v);
+    s->changed = true;
+}
+
+static void make_mov(OptContext *s, IRInsn *insn, IRTemp src)
+{
+    IRTemp d = (IRTemp)insn->args[0];
+
+    s->changed = true;
+    if (d == src) {
+        insn->dead = 1;
+        return;
+    }
+    insn->op = IR_mov;
+    insn->nout = 1;
+    insn->nin = 1;
+    insn->nconst = 0;
+    insn->args[1] = src;
+    set_copy(s, d, src);
+}
+
+static void kill_insn(OptContext *s, IRInsn *insn)
+{
+    if ((insn->op == IR_br || insn->op == IR_brcond) && !insn->dead) {
+        uint64_t l = insn->op == IR_br ? insn->args[0] : insn->args[insn->nin + 1];
+        if (l < s->ir->nlabels && s->label_refs[l]) {
+            s->label_refs[l]--;
+        }
+    }
+    insn->dead = 1;
+    s->changed = true;
+}
+
+static bool is_const(const OptContext *s, IRTemp t)
+{
+    return s->t[t].is_const;
+}
+
+static uint64_t cval(const OptContext *s, IRTemp t)
+{
+    return s->t[t].val;
+}
+
+/* Algebraic identities of a two-input op with @b (or @a) constant.
+ * Returns true when the op was rewritten. */
+static bool simplify_binary(OptContext *s, IRInsn *insn)
+{
+    IROpcode op = (IROpcode)insn->op;
+    IRTemp a = (IRTemp)insn->args[1], b = (IRTemp)insn->args[2];
+
+    if (same_value(s, a, b)) {
+        switch (op) {
+        case IR_sub:
+        case IR_xor:
+        case IR_andc:
+            make_movi(s, insn, 0);
+            return true;
+        case IR_and:
+        case IR_or:
+            make_mov(s, insn, a);
+            return true;
+        default:
+            break;
+        }
+    }
+    if (!is_const(s, b)) {
+        return false;
+    }
+    uint64_t v = cval(s, b);
+    switch (op) {
+    case IR_add:
+    case IR_sub:
+    case IR_or:
+    case IR_xor:
+    case IR_andc:
+        if (v == 0) {
+            make_mov(s, insn, a);
+            return true;
+        }
+        if (op == IR_or && v == UINT64_MAX) {
+            make_movi(s, insn, UINT64_MAX);
+            return true;
+        }
+        if (op == IR_andc && v == UINT64_MAX) {
+            make_movi(s, insn, 0);
+            return true;
+        }
+        break;
+    case IR_shl:
+    case IR_shr:
+    case IR_sar:
+    case IR_rotr:
+        if ((v & 63) == 0) {
+            make_mov(s, insn, a);
+            return true;
+        }
+        break;
+    case IR_and:
+        if (v == UINT64_MAX) {
+            make_mov(s, insn, a);
+            return true;
+        }
+        if (v == 0) {
+            make_movi(s, insn, 0);
+            return true;
+        }
+        break;
+    case IR_mul:
+        if (v == 1) {
+            make_mov(s, insn, a);
+            return true;
+        }
+        if (v == 0) {
+            make_movi(s, insn, 0);
+            return true;
+        }
+        break;
+    case IR_mulsh:
+        if (v == 0) {
+            make_movi(s, insn, 0);
+            return true;
+        }
+        break;
+    case IR_muluh:
+        if (v == 0 || v == 1) {
+            make_movi(s, insn, 0);
+            return true;
+        }
+        break;
+    default:
+        break;
+    }
+    return false;
+}
+
+/* A pure op with one output: fold, simplify, or record the output. */
+static void opt_pure(OptContext *s, IRInsn *insn)
+{
+    IROpcode op = (IROpcode)insn->op;
+    IRTemp d = (IRTemp)insn->args[0];
+    uint64_t in[4] = { 0 };
+    bool all_const = true;
+    IRCond cond = IR_COND_NEVER;
+
+    if (op == IR_setcond || op == IR_movcond) {
+        cond = (IRCond)insn->args[1 + insn->nin];
+    }
+    /* Put a constant operand second: the backend encodes it as an immediate. */
+    if (insn->nin >= 2 && is_const(s, (IRTemp)insn->args[1]) &&
+        !is_const(s, (IRTemp)insn->args[2])) {
+        if (op_is_commutative(op) || op == IR_setcond || op == IR_movcond) {
+            uint64_t t = insn->args[1];
+            insn->args[1] = insn->args[2];
+            insn->args[2] = t;
+            if (op == IR_setcond || op == IR_movcond) {
+                cond = swap_cond(cond);
+                insn->args[1 + insn->nin] = cond;
+            }
+            s->changed = true;
+        }
+    }
+    for (unsigned i = 0; i < insn->nin; i++) {
+        IRTemp t = (IRTemp)insn->args[1 + i];
+        all_const &= is_const(s, t);
+        in[i] = cval(s, t);
+    }
+    if (op == IR_movcond) {
+        IRTemp a = (IRTemp)insn->args[1], b = (IRTemp)insn->args[2];
+        IRTemp vt = (IRTemp)insn->args[3], vf = (IRTemp)insn->args[4];
+        int same = same_value(s, a, b) ? cond_same_operands(cond) : -1;
+        if (cond == IR_COND_ALWAYS || cond == IR_COND_NEVER) {
+            same = cond == IR_COND_ALWAYS;
+        } else if (is_const(s, a) && is_const(s, b)) {
+            same = ir_eval_cond(cond, in[0], in[1]);
+        }
+        if (same >= 0) {
+            make_mov(s, insn, same ? vt : vf);
+            return;
+        }
+        if (same_value(s, vt, vf)) {
+            make_mov(s, insn, vt);
+            return;
+        }
+        reset_temp(s, d);
+        return;
+    }
+    if (op == IR_setcond) {
+        int same = same_value(s, (IRTemp)insn->args[1], (IRTemp)insn->args[2])
+                       ? cond_same_operands(cond) : -1;
+        if (cond == IR_COND_ALWAYS || cond == IR_COND_NEVER) {
+            same = cond == IR_COND_ALWAYS;
+        }
+        if (same >= 0) {
+            make_movi(s, insn, (uint64_t)same);
+            return;
+        }
+    }
+    if (op == IR_mov) {
+        IRTemp src = (IRTemp)insn->args[1];
+        if (same_value(s, d, src)) {
+            kill_insn(s, insn);
+            return;
+        }
+        set_copy(s, d, src);
+        return;
+    }
+    uint64_t v;
+    if (all_const && ir_fold_op(op, cond, in, &v)) {
+        make_movi(s, insn, v);
+        return;
+    }
+    if (insn->nin == 2 && op != IR_setcond && simplify_binary(s, insn)) {
+        return;
+    }
+    reset_temp(s, d);
+}
+
+/* brcond: decide it when possible.  Returns true when the code after it
+ * became unreachable (it turned into br). */
+static bool opt_brcond(OptContext *s, IRInsn *insn)
+{
+    IRTemp a = (IRTemp)insn->args[0], b = (IRTemp)insn->args[1];
+    IRCond cond = (IRCond)insn->args[2];
+    int taken = -1;
+
+    if (is_const(s, a) && !is_const(s, b)) {
+        insn->args[0] = b;
+        insn->args[1] = a;
+        cond = swap_cond(cond);
+        insn->args[2] = cond;
+        a = (IRTemp)insn->args[0];
+        b = (IRTemp)insn->args[1];
+    }
+    if (cond == IR_COND_ALWAYS || cond == IR_COND_NEVER) {
+        taken = cond == IR_COND_ALWAYS;
+    } else if (is_const(s, a) && is_const(s, b)) {
+        taken = ir_eval_cond(cond, cval(s, a), cval(s, b));
+    } else if (same_value(s, a, b)) {
+        taken = cond_same_operands(cond);
+    }
+    if (taken < 0) {
+        return false;
+    }
+    if (!taken) {
+        kill_insn(s, insn);
+        return false;
+    }
+    uint64_t label = insn->args[3];
+    insn->op = IR_br;
+    insn->nin = 0;
+    insn->nconst = 1;
+    insn->args[0] = label;
+    s->changed = true;
+    return true;
+}
+
+static const IRHelperInfo *call_helper(const OptContext *s, const IRInsn *insn)
+{
+    uint64_t idx = insn->args[insn->nout + insn->nin];
+
+    return idx < s->ir->nhelpers ? s->ir->helpers[idx] : NULL;
+}
+
+static unsigned host_store_size(IROpcode op)
+{
+    switch (op) {
+    case IR_st8:
+        return 1;
+    case IR_st16:
+        return 2;
+    case IR_st32:
+        return 4;
+    default:
+        return 8;
+    }
+}
+
+/* The next live op after @i, or NULL. */
+static IRInsn *next_live(OptContext *s, unsigned i)
+{
+    for (unsigned j = i + 1; j < s->ir->ninsns; j++) {
+        if (!s->ir->insns[j].dead) {
+            return &s->ir->insns[j];
+        }
+    }
+    return NULL;
+}
+
+static void count_label_refs(OptContext *s)
+{
+    memset(s->label_refs, 0, s->ir->nlabels * sizeof(*s->label_refs));
+    for (unsigned i = 0; i < s->ir->ninsns; i++) {
+        IRInsn *insn = &s->ir->insns[i];
+        uint64_t l = OPT_NO_LABEL;
+        if (insn->dead) {
+            continue;
+        }
+        if (insn->op == IR_br) {
+            l = insn->args[0];
+        } else if (insn->op == IR_brcond) {
+            l = insn->args[insn->nin + 1];
+        }
+        if (l < s->ir->nlabels) {
+            s->label_refs[l]++;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Forward pass                                                        */
+/* ------------------------------------------------------------------ */
+
+static void opt_forward(OptContext *s)
+{
+    IRContext *ir = s->ir;
+    bool unreachable = false;
+
+    count_label_refs(s);
+    reset_all(s);
+    for (unsigned i = 0; i < ir->ninsns; i++) {
+        IRInsn *insn = &ir->insns[i];
+        IROpcode op = (IROpcode)insn->op;
+
+        if (insn->dead) {
+            continue;
+        }
+        if (op == IR_set_label) {
+            uint64_t l = insn->args[0];
+            if (l < ir->nlabels && s->label_refs[l] == 0) {
+                /* Nobody jumps here: the code after it only falls through. */
+                kill_insn(s, insn);
+                continue;
+            }
+            unreachable = false;
+            reset_all(s);
+            continue;
+        }
+        if (unreachable) {
+            kill_insn(s, insn);
+            continue;
+        }
+        /* Rewrite inputs to the best equal temp. */
+        for (unsigned k = 0; k < insn->nin; k++) {
+            IRTemp t = (IRTemp)insn->args[insn->nout + k];
+            IRTemp c = best_copy(s, t);
+            if (c != t) {
+                insn = &ir->insns[i]; /* const_temp may not move insns, but be safe */
+                insn->args[insn->nout + k] = c;
+                s->changed = true;
+            }
+        }
+        switch (op) {
+        case IR_discard:
+            if (insn->args[0] < ir->ntemps) {
+                reset_temp(s, (IRTemp)insn->args[0]);
+            }
+            break;
+        case IR_insn_start:
+            break;
+        case IR_movi:
+            set_const(s, (IRTemp)insn->args[0], insn->args[1]);
+            break;
+        case IR_br:
+        case IR_exit_tb:
+        case IR_goto_ptr:
+            unreachable = true;
+            break;
+        case IR_brcond:
+            unreachable = opt_brcond(s, insn);
+            break;
+        case IR_goto_tb:
+            break;
+        case IR_call: {
+            const IRHelperInfo *h = call_helper(s, insn);
+            if (!h || !(h->flags & (IR_CALL_NO_RWG | IR_CALL_NO_WG))) {
+                reset_globals(s);
+            }
+            for (unsigned k = 0; k < insn->nout; k++) {
+                reset_temp(s, (IRTemp)insn->args[k]);
+            }
+            if (h && (h->flags & IR_CALL_NORETURN)) {
+                unreachable = true;
+            }
+            break;
+        }
+        case IR_st8:
+        case IR_st16:
+        case IR_st32:
+        case IR_st64:
+            if (insn->args[1] == ir->env) {
+                reset_globals_at(s, (int64_t)insn->args[2], host_store_size(op));
+            }
+            break;
+        default:
+            if (op_is_pure(op)) {
+                opt_pure(s, insn);
+            } else {
+                /* Loads and other ops with results we do not compute. */
+                for (unsigned k = 0; k < insn->nout; k++) {
+                    reset_temp(s, (IRTemp)insn->args[k]);
+                }
+            }
+            break;
+        }
+        /* A branch to the very next op does nothing. */
+        insn = &ir->insns[i];
+        if (!insn->dead && (insn->op == IR_br || insn->op == IR_brcond)) {
+            IRInsn *next = next_live(s, i);
+            uint64_t l = insn->op == IR_br ? insn->args[0] : insn->args[3];
+            if (next && next->op == IR_set_label && next->args[0] == l) {
+                kill_insn(s, insn);
+                unreachable = false;
+            }
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Backward pass: dead code                                            */
+/* ------------------------------------------------------------------ */
+
+static bool op_removable(const OptContext *s, const IRInsn *insn)
+{
+    IROpcode op = (IROpcode)insn->op;
+
+    if (op == IR_call) {
+        const IRHelperInfo *h = call_helper(s, insn);
+        return h && (h->flags & IR_CALL_NO_SE) && !(h->flags & IR_CALL_NORETURN);
+    }
+    return !(ir_op_info[op].flags & IR_F_SIDE);
+}
+
+static void opt_dead_code(OptContext *s)
+{
+    IRContext *ir = s->ir;
+    uint8_t *live = calloc(ir->ntemps ? ir->ntemps : 1, 1);
+
+    if (!live) {
+        abort();
+    }
+    for (unsigned i = ir->ninsns; i-- > 0;) {
+        IRInsn *insn = &ir->insns[i];
+        IROpcode op = (IROpcode)insn->op;
+
+        if (insn->dead) {
+            continue;
+        }
+        if (op == IR_br || op == IR_exit_tb || op == IR_goto_ptr) {
+            /* Nothing after these runs before a label, where no local is live. */
+            memset(live, 0, ir->ntemps);
+        }
+        if (op == IR_discard) {
+            if (insn->args[0] < ir->ntemps) {
+                live[insn->args[0]] = 0;
+            }
+            continue;
+        }
+        if (op_removable(s, insn)) {
+            bool needed = false;
+            for (unsigned k = 0; k < insn->nout; k++) {
+                IRTemp t = (IRTemp)insn->args[k];
+                if (temp_kind(s, t) != IR_TEMP_LOCAL || live[t]) {
+                    needed = true;
+                }
+            }
+            if (!needed) {
+                kill_insn(s, insn);
+                continue;
+            }
+        }
+        for (unsigned k = 0; k < insn->nout; k++) {
+            live[insn->args[k]] = 0;
+        }
+        for (unsigned k = 0; k < insn->nin; k++) {
+            live[insn->args[insn->nout + k]] = 1;
+        }
+    }
+    free(live);
+}
+
+static void opt_compact(IRContext *ir)
+{
+    unsigned n = 0;
+
+    for (unsigned i = 0; i < ir->ninsns; i++) {
+        if (!ir->insns[i].dead) {
+            if (n != i) {
+                ir->insns[n] = ir->insns[i];
+            }
+            n++;
+        }
+    }
+    ir->ninsns = n;
+}
+
+void ir_optimize(IRContext *ir)
+{
+    OptContext s = { .ir = ir };
+
+    s.label_refs = calloc(ir->nlabels ? ir->nlabels : 1, sizeof(*s.label_refs));
+    if (!s.label_refs) {
+        abort();
+    }
+    for (unsigned round = 0; round < OPT_MAX_ROUNDS; round++) {
+        s.changed = false;
+        opt_grow(&s);
+        opt_forward(&s);
+        opt_dead_code(&s);
+        if (!s.changed) {
+            break;
+        }
+    }
+    opt_compact(ir);
+    free(s.label_refs);
+    free(s.consts);
+    free(s.t);
+}
