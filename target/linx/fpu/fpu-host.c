@@ -1,0 +1,509 @@
+/*
+ * Host floating-point path (x86-64): FP32/FP64 add, mul, div, sqrt and
+ * fused multiply-add on the host's SSE/FMA units.
+ *
+ * SSE arithmetic is IEEE 754 correctly rounded in RNE/RDN/RUP/RTZ, and with
+ * all exceptions masked it detects tininess after rounding and raises UE
+ * only for a tiny inexact result - the same rules as the guest.  What the
+ * host does differently is NaN propagation (it returns a quieted operand,
+ * or its own negative default NaN), so callers never pass NaN operands
+ * here, and a NaN the host generates is replaced by the guest default NaN.
+ *
+ * Two entry points:
+ *  - linx_host_arith(): loads MXCSR with the guest rounding mode and clear
+ *    flags, runs the instruction, reads the flags back and restores MXCSR.
+ *    The three steps live in one asm statement, so the compiler cannot move
+ *    the arithmetic across the MXCSR writes.
+ *  - linx_host_fast_rne(): RNE with the process's own MXCSR (RNE, masked,
+ *    no FTZ/DAZ - the C runtime default).  It only accepts results whose
+ *    flags follow from the result itself: a normal number above the
+ *    smallest normal (no OF/UF/NV/DZ possible) whose exactness is either
+ *    irrelevant (NX already set in the guest FCSR) or cheap to prove
+ *    (error-free transforms), or an exact zero.  Everything else goes back
+ *    to linx_host_arith().
+ *
+ * On other hosts both return false and the software path runs.
+ */
+#include "fpu-internal.h"
+
+/* The error-free transforms below need every operation rounded on its
+ * own. */
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+#if defined(__x86_64__)
+
+/* MXCSR fields (Intel SDM vol. 1, 10.2.3). */
+enum {
+    MXCSR_IE = 1 << 0,        /* invalid */
+    MXCSR_ZE = 1 << 2,        /* divide by zero */
+    MXCSR_OE = 1 << 3,        /* overflow */
+    MXCSR_UE = 1 << 4,        /* underflow */
+    MXCSR_PE = 1 << 5,        /* precision (inexact) */
+    MXCSR_FLAGS = 0x3f,       /* IE DE ZE OE UE PE */
+    MXCSR_DAZ = 1 << 6,
+    MXCSR_MASKS = 0x3f << 7,  /* all exceptions masked */
+    MXCSR_RC_SHIFT = 13,      /* 00 RN, 01 down, 10 up, 11 toward zero */
+    MXCSR_RC = 3 << 13,
+    MXCSR_FZ = 1 << 15,
+};
+
+/* FP64 field constants. */
+enum {
+    F64_FRAC_BITS = 52,
+    F64_EXP_MASK = 0x7ff,
+    F32_FRAC_BITS = 23,
+    F32_EXP_MASK = 0xff,
+};
+
+static inline double d_from(uint64_t x)
+{
+    double d;
+    __builtin_memcpy(&d, &x, sizeof(d));
+    return d;
+}
+
+static inline uint64_t d_bits(double d)
+{
+    uint64_t x;
+    __builtin_memcpy(&x, &d, sizeof(x));
+    return x;
+}
+
+static inline float f_from(uint64_t x)
+{
+    uint32_t w = (uint32_t)x;
+    float f;
+    __builtin_memcpy(&f, &w, sizeof(f));
+    return f;
+}
+
+static inline uint64_t f_bits(float f)
+{
+    uint32_t w;
+    __builtin_memcpy(&w, &f, sizeof(w));
+    return w;
+}
+
+static bool host_has_fma(void)
+{
+    return __builtin_cpu_supports("fma");
+}
+
+static uint8_t flags_from_mxcsr(uint32_t st)
+{
+    uint8_t f = 0;
+
+    if (st & MXCSR_IE) {
+        f |= LINX_FPF_NV;
+    }
+    if (st & MXCSR_ZE) {
+        f |= LINX_FPF_DZ;
+    }
+    if (st & MXCSR_OE) {
+        f |= LINX_FPF_OF;
+    }
+    if (st & MXCSR_UE) {
+        f |= LINX_FPF_UF;
+    }
+    if (st & MXCSR_PE) {
+        f |= LINX_FPF_NX;
+    }
+    return f;
+}
+
+/* ---- MXCSR-captured operations ----------------------------------------- */
+
+static double mx_f64(LinxFpOp op, double x, double y, double z, uint32_t mx,
+                     uint32_t old, uint32_t *st)
+{
+    switch (op) {
+    case LINX_FOP_ADD:
+        __asm__ volatile("ldmxcsr %[m]\n\t"
+                         "addsd %[y], %[x]\n\t"
+                         "stmxcsr %[s]\n\t"
+                         "ldmxcsr %[o]"
+                         : [x] "+x"(x), [s] "=m"(*st)
+                         : [y] "x"(y), [m] "m"(mx), [o] "m"(old));
+        return x;
+    case LINX_FOP_MUL:
+        __asm__ volatile("ldmxcsr %[m]\n\t"
+                         "mulsd %[y], %[x]\n\t"
+                         "stmxcsr %[s]\n\t"
+                         "ldmxcsr %[o]"
+                         : [x] "+x"(x), [s] "=m"(*st)
+                         : [y] "x"(y), [m] "m"(mx), [o] "m"(old));
+        return x;
+    case LINX_FOP_DIV:
+        __asm__ volatile("ldmxcsr %[m]\n\t"
+                         "divsd %[y], %[x]\n\t"
+                         "stmxcsr %[s]\n\t"
+                         "ldmxcsr %[o]"
+                         : [x] "+x"(x), [s] "=m"(*st)
+                         : [y] "x"(y), [m] "m"(mx), [o] "m"(old));
+        return x;
+    case LINX_FOP_SQRT:
+        __asm__ volatile("ldmxcsr %[m]\n\t"
+                         "sqrtsd %[x], %[x]\n\t"
+                         "stmxcsr %[s]\n\t"
+                         "ldmxcsr %[o]"
+                         : [x] "+x"(x), [s] "=m"(*st)
+                         : [m] "m"(mx), [o] "m"(old));
+        return x;
+    case LINX_FOP_FMA:
+        /* z = x * y + z */
+        __asm__ volatile("ldmxcsr %[m]\n\t"
+                         "vfmadd231sd %[y], %[x], %[z]\n\t"
+                         "stmxcsr %[s]\n\t"
+                         "ldmxcsr %[o]"
+                         : [z] "+x"(z), [s] "=m"(*st)
+                         : [x] "x"(x), [y] "x"(y), [m] "m"(mx),
+                           [o] "m"(old));
+        return z;
+    }
+    return x;
+}
+
+static float mx_f32(LinxFpOp op, float x, float y, float z, uint32_t mx,
+                    uint32_t old, uint32_t *st)
+{
+    switch (op) {
+    case LINX_FOP_ADD:
+        __asm__ volatile("ldmxcsr %[m]\n\t"
+                         "addss %[y], %[x]\n\t"
+                         "stmxcsr %[s]\n\t"
+                         "ldmxcsr %[o]"
+                         : [x] "+x"(x), [s] "=m"(*st)
+                         : [y] "x"(y), [m] "m"(mx), [o] "m"(old));
+        return x;
+    case LINX_FOP_MUL:
+        __asm__ volatile("ldmxcsr %[m]\n\t"
+                         "mulss %[y], %[x]\n\t"
+                         "stmxcsr %[s]\n\t"
+                         "ldmxcsr %[o]"
+                         : [x] "+x"(x), [s] "=m"(*st)
+                         : [y] "x"(y), [m] "m"(mx), [o] "m"(old));
+        return x;
+    case LINX_FOP_DIV:
+        __asm__ volatile("ldmxcsr %[m]\n\t"
+                         "divss %[y], %[x]\n\t"
+                         "stmxcsr %[s]\n\t"
+                         "ldmxcsr %[o]"
+                         : [x] "+x"(x), [s] "=m"(*st)
+                         : [y] "x"(y), [m] "m"(mx), [o] "m"(old));
+        return x;
+    case LINX_FOP_SQRT:
+        __asm__ volatile("ldmxcsr %[m]\n\t"
+                         "sqrtss %[x], %[x]\n\t"
+                         "stmxcsr %[s]\n\t"
+                         "ldmxcsr %[o]"
+                         : [x] "+x"(x), [s] "=m"(*st)
+                         : [m] "m"(mx), [o] "m"(old));
+        return x;
+    case LINX_FOP_FMA:
+        __asm__ volatile("ldmxcsr %[m]\n\t"
+                         "vfmadd231ss %[y], %[x], %[z]\n\t"
+                         "stmxcsr %[s]\n\t"
+                         "ldmxcsr %[o]"
+                         : [z] "+x"(z), [s] "=m"(*st)
+                         : [x] "x"(x), [y] "x"(y), [m] "m"(mx),
+                           [o] "m"(old));
+        return z;
+    }
+    return x;
+}
+
+bool linx_host_arith(LinxFpEnv *fe, LinxFpOp op, LinxFpFormat fmt,
+                     uint64_t a, uint64_t b, uint64_t c, uint64_t *res)
+{
+    uint32_t old, mx, st = 0;
+    uint64_t r;
+
+    if (fe->rm > LINX_RM_RTZ || (fmt != LINX_FP64 && fmt != LINX_FP32) ||
+        (op == LINX_FOP_FMA && !host_has_fma())) {
+        return false;
+    }
+    __asm__ volatile("stmxcsr %0" : "=m"(old));
+    mx = (old & ~(uint32_t)(MXCSR_FLAGS | MXCSR_DAZ | MXCSR_FZ | MXCSR_RC)) |
+         MXCSR_MASKS | ((uint32_t)fe->rm << MXCSR_RC_SHIFT);
+    if (fmt == LINX_FP64) {
+        r = d_bits(mx_f64(op, d_from(a), d_from(b), d_from(c), mx, old, &st));
+        if (((r >> F64_FRAC_BITS) & F64_EXP_MASK) == F64_EXP_MASK &&
+            (r << 12) != 0) {
+            r = linx_fp_format_info[LINX_FP64].default_nan;
+        }
+    } else {
+        r = f_bits(mx_f32(op, f_from(a), f_from(b), f_from(c), mx, old, &st));
+        if (((r >> F32_FRAC_BITS) & F32_EXP_MASK) == F32_EXP_MASK &&
+            (r & ((1u << F32_FRAC_BITS) - 1)) != 0) {
+            r = linx_fp_format_info[LINX_FP32].default_nan;
+        }
+    }
+    fe->flags |= flags_from_mxcsr(st);
+    *res = r;
+    return true;
+}
+
+/* ---- RNE shortcut ------------------------------------------------------- */
+
+/* Plain operations in the default MXCSR state.  asm keeps the compiler from
+ * reassociating or contracting them. */
+static inline double hadd_d(double x, double y)
+{
+    __asm__("addsd %1, %0" : "+x"(x) : "x"(y));
+    return x;
+}
+
+static inline double hsub_d(double x, double y)
+{
+    __asm__("subsd %1, %0" : "+x"(x) : "x"(y));
+    return x;
+}
+
+static inline double hmul_d(double x, double y)
+{
+    __asm__("mulsd %1, %0" : "+x"(x) : "x"(y));
+    return x;
+}
+
+static inline double hdiv_d(double x, double y)
+{
+    __asm__("divsd %1, %0" : "+x"(x) : "x"(y));
+    return x;
+}
+
+static inline double hsqrt_d(double x)
+{
+    __asm__("sqrtsd %0, %0" : "+x"(x));
+    return x;
+}
+
+static inline float hadd_f(float x, float y)
+{
+    __asm__("addss %1, %0" : "+x"(x) : "x"(y));
+    return x;
+}
+
+static inline float hsub_f(float x, float y)
+{
+    __asm__("subss %1, %0" : "+x"(x) : "x"(y));
+    return x;
+}
+
+static inline float hmul_f(float x, float y)
+{
+    __asm__("mulss %1, %0" : "+x"(x) : "x"(y));
+    return x;
+}
+
+static inline float hdiv_f(float x, float y)
+{
+    __asm__("divss %1, %0" : "+x"(x) : "x"(y));
+    return x;
+}
+
+static inline float hsqrt_f(float x)
+{
+    __asm__("sqrtss %0, %0" : "+x"(x));
+    return x;
+}
+
+/* Knuth's TwoSum: the rounding error of s = x + y is zero iff exact.
+ * Valid because s is finite. */
+static bool sum_exact_d(double x, double y, double s)
+{
+    double bb = hsub_d(s, x);
+    double err = hadd_d(hsub_d(x, hsub_d(s, bb)), hsub_d(y, bb));
+    return err == 0;
+}
+
+static bool sum_exact_f(float x, float y, float s)
+{
+    float bb = hsub_f(s, x);
+    float err = hadd_f(hsub_f(x, hsub_f(s, bb)), hsub_f(y, bb));
+    return err == 0;
+}
+
+/* Result class of the shortcut. */
+typedef enum FastClass {
+    FAST_NORMAL,  /* normal and above the smallest normal */
+    FAST_ZERO,
+    FAST_OTHER,   /* inf, NaN, subnormal, smallest normal: not handled */
+} FastClass;
+
+static FastClass classify(uint64_t r, unsigned frac_bits, unsigned exp_mask)
+{
+    unsigned e = (r >> frac_bits) & exp_mask;
+    uint64_t f = r & ((UINT64_C(1) << frac_bits) - 1);
+
+    if (e == exp_mask) {
+        return FAST_OTHER;
+    }
+    if (e == 0) {
+        return f == 0 ? FAST_ZERO : FAST_OTHER;
+    }
+    if (e == 1 && f == 0) {
+        return FAST_OTHER;
+    }
+    return FAST_NORMAL;
+}
+
+static bool is_zero_bits(uint64_t x, unsigned bits)
+{
+    return (x << (65 - bits)) == 0;
+}
+
+/* Is a zero result of @op exact?  (Otherwise it underflowed.) */
+static bool zero_is_exact(LinxFpOp op, uint64_t a, uint64_t b, unsigned bits)
+{
+    switch (op) {
+    case LINX_FOP_ADD:
+    case LINX_FOP_SQRT:
+        return true; /* a sum that rounds to zero is zero; sqrt(0) = 0 */
+    case LINX_FOP_MUL:
+        return is_zero_bits(a, bits) || is_zero_bits(b, bits);
+    case LINX_FOP_DIV:
+        return is_zero_bits(a, bits);
+    default:
+        return false;
+    }
+}
+
+static bool fast_f64(LinxFpEnv *fe, LinxFpOp op, uint64_t a, uint64_t b,
+                     uint64_t *res)
+{
+    double x = d_from(a), y = d_from(b), r;
+
+    switch (op) {
+    case LINX_FOP_ADD:
+        r = hadd_d(x, y);
+        break;
+    case LINX_FOP_MUL:
+        r = hmul_d(x, y);
+        break;
+    case LINX_FOP_DIV:
+        r = hdiv_d(x, y);
+        break;
+    case LINX_FOP_SQRT:
+        r = hsqrt_d(x);
+        break;
+    default:
+        return false;
+    }
+    uint64_t rb = d_bits(r);
+    switch (classify(rb, F64_FRAC_BITS, F64_EXP_MASK)) {
+    case FAST_ZERO:
+        if (!zero_is_exact(op, a, b, 64)) {
+            return false;
+        }
+        break;
+    case FAST_NORMAL:
+        if (fe->flags & LINX_FPF_NX) {
+            break;
+        }
+        /* Only the sum has a transform that needs no FMA. */
+        if (op != LINX_FOP_ADD) {
+            return false;
+        }
+        if (!sum_exact_d(x, y, r)) {
+            fe->flags |= LINX_FPF_NX;
+        }
+        break;
+    default:
+        return false;
+    }
+    *res = rb;
+    return true;
+}
+
+/* FP32: products, quotients and roots are checked in double, where a
+ * product of two floats is exact. */
+static bool f32_exact(LinxFpOp op, float x, float y, float r)
+{
+    double dx = x, dy = y, dr = r;
+
+    switch (op) {
+    case LINX_FOP_ADD:
+        return sum_exact_f(x, y, r);
+    case LINX_FOP_MUL:
+        return hmul_d(dx, dy) == dr;
+    case LINX_FOP_DIV:
+        return hmul_d(dr, dy) == dx;
+    case LINX_FOP_SQRT:
+        return hmul_d(dr, dr) == dx;
+    default:
+        return false;
+    }
+}
+
+static bool fast_f32(LinxFpEnv *fe, LinxFpOp op, uint64_t a, uint64_t b,
+                     uint64_t *res)
+{
+    float x = f_from(a), y = f_from(b), r;
+
+    switch (op) {
+    case LINX_FOP_ADD:
+        r = hadd_f(x, y);
+        break;
+    case LINX_FOP_MUL:
+        r = hmul_f(x, y);
+        break;
+    case LINX_FOP_DIV:
+        r = hdiv_f(x, y);
+        break;
+    case LINX_FOP_SQRT:
+        r = hsqrt_f(x);
+        break;
+    default:
+        return false;
+    }
+    uint64_t rb = f_bits(r);
+    switch (classify(rb, F32_FRAC_BITS, F32_EXP_MASK)) {
+    case FAST_ZERO:
+        if (!zero_is_exact(op, a, b, 32)) {
+            return false;
+        }
+        break;
+    case FAST_NORMAL:
+        if (!(fe->flags & LINX_FPF_NX) && !f32_exact(op, x, y, r)) {
+            fe->flags |= LINX_FPF_NX;
+        }
+        break;
+    default:
+        return false;
+    }
+    *res = rb;
+    return true;
+}
+
+bool linx_host_fast_rne(LinxFpEnv *fe, LinxFpOp op, LinxFpFormat fmt,
+                        uint64_t a, uint64_t b, uint64_t c, uint64_t *res)
+{
+    (void)c;
+    if (fmt == LINX_FP64) {
+        return fast_f64(fe, op, a, b, res);
+    }
+    if (fmt == LINX_FP32) {
+        return fast_f32(fe, op, a, b, res);
+    }
+    return false;
+}
+
+#else /* !__x86_64__ */
+
+bool linx_host_arith(LinxFpEnv *fe, LinxFpOp op, LinxFpFormat fmt,
+                     uint64_t a, uint64_t b, uint64_t c, uint64_t *res)
+{
+    return false;
+}
+
+bool linx_host_fast_rne(LinxFpEnv *fe, LinxFpOp op, LinxFpFormat fmt,
+                        uint64_t a, uint64_t b, uint64_t c, uint64_t *res)
+{
+    return false;
+}
+
+#endif /* __x86_64__ */
