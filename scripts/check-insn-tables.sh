@@ -12,7 +12,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 python3 "$src/scripts/gen-insn-tables.py" --catalog "$catalog" --outdir "$tmp"
 status=0
-for f in target/linx/insn-forms.h target/linx/insn-forms.c.inc docs/insn-forms.txt; do
+for f in target/linx/insn-forms.h target/linx/insn-forms.c.inc docs/insn-forms.txt \
+         target/linx/insn-syntax.c.inc docs/insn-syntax.txt; do
     if ! cmp -s "$tmp/$f" "$src/$f"; then
         echo "check-insn-tables: $f is out of date; run 'meson compile -C build regen-insn-tables'"
         diff -u "$src/$f" "$tmp/$f" | head -20

@@ -7,6 +7,8 @@ own format:
   target/linx/insn-forms.h       enum of forms and fields, table types
   target/linx/insn-forms.c.inc   the form table, field pieces, dispatch tables
   docs/insn-forms.txt            a readable listing, one line per form
+  target/linx/insn-syntax.c.inc  per-form assembly syntax (insn_syntax.py)
+  docs/insn-syntax.txt           a readable listing of that syntax
 
 The generated files are committed; the build never needs the catalog.
 `meson compile -C build check-insn-tables` regenerates into a temporary
@@ -20,6 +22,9 @@ import json
 import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import insn_syntax  # noqa: E402
 
 DEFAULT_CATALOG = os.path.join(os.path.dirname(__file__), "..", "..", "shared",
                                "isa", "v0.4", "linxisa-v0.4.json")
@@ -429,10 +434,16 @@ def emit(forms, outdir, catalog_name):
             rule = "UNRESOLVED"
         lst.append("#   %s ~ %s: %s\n" % (a.ident, b.ident, rule))
 
+    try:
+        syn_c, syn_txt = insn_syntax.emit(forms, header)
+    except insn_syntax.SyntaxError_ as e:
+        sys.exit("syntax table: %s" % e)
     files = {
         os.path.join("target", "linx", "insn-forms.h"): "".join(h),
         os.path.join("target", "linx", "insn-forms.c.inc"): "".join(c),
         os.path.join("docs", "insn-forms.txt"): "".join(lst),
+        os.path.join("target", "linx", "insn-syntax.c.inc"): syn_c,
+        os.path.join("docs", "insn-syntax.txt"): syn_txt,
     }
     for rel, text in files.items():
         path = os.path.join(outdir, rel)
