@@ -1,0 +1,419 @@
+/*
+ * linx-as: the two passes and the public API (linx-as.h).
+ *
+ * Pass 1 (driven by the lexer, one statement at a time): labels get their
+ * (section, offset); directives fix sizes and attributes; instructions get
+ * their length from linx_asm_insn_length() (LinxISA lengths never depend
+ * on operand values); template blocks are parsed and sized.
+ * Between the passes the sections get addresses (as_layout).
+ * Pass 2 walks the same statements again with every symbol known and
+ * emits the bytes; instructions go through linx_asm_insn() with the
+ * expression callback of expr.c.
+ *
+ * A statement that failed in pass 1 is skipped in pass 2, so one mistake
+ * gives one message; pass 2 still runs to report undefined symbols and
+ * out-of-range values elsewhere.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "as-internal.h"
+#include "util/elf-file.h"
+
+#ifndef LINX_AS_HAVE_ENCODER
+#define LINX_AS_HAVE_ENCODER 1
+#endif
+
+void as_pass1_stmt(LinxAs *as, uint32_t idx);
+
+void linx_as_default_options(LinxAsOptions *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->base = LINX_AS_DEFAULT_BASE;
+    o->format = LINX_AS_FMT_EXEC;
+    o->max_errors = AS_DEFAULT_MAX_ERRORS;
+}
+
+LinxAs *linx_as_new(const LinxAsOptions *o)
+{
+    LinxAs *as = as_xcalloc(1, sizeof(LinxAs));
+
+    if (o) {
+        as->opt = *o;
+    } else {
+        linx_as_default_options(&as->opt);
+    }
+    as->have_encoder = LINX_AS_HAVE_ENCODER;
+    as->cur_sec = as_section_get(as, ".text");
+    as->prev_sec = as->cur_sec;
+    as->secs[as->cur_sec].explicit_use = true;
+    return as;
+}
+
+void linx_as_free(LinxAs *as)
+{
+    if (!as) {
+        return;
+    }
+    for (uint32_t i = 0; i < as->nfiles; i++) {
+        free(as->files[i].name);
+        free(as->files[i].src);
+        free(as->files[i].work);
+        free(as->files[i].line_off);
+    }
+    free(as->files);
+    for (uint32_t i = 0; i < as->nstmts; i++) {
+        free(as->stmts[i].rewritten);
+        as_template_free(as->stmts[i].tmpl);
+    }
+    free(as->stmts);
+    as_sections_free(as);
+    as_symbols_free(as);
+    free(as->file_sym);
+    free(as->diag);
+    free(as->diag_recs);
+    free(as);
+}
+
+void linx_as_add_source(LinxAs *as, const char *name, const char *text, size_t len)
+{
+    AsFile *f;
+
+    as_grow((void **)&as->files, &as->files_cap, as->nfiles + 1, sizeof(AsFile));
+    f = &as->files[as->nfiles++];
+    memset(f, 0, sizeof(*f));
+    f->name = as_xstrndup(name, strlen(name));
+    f->src = as_xstrndup(text, len);
+    f->work = as_xstrndup(text, len);
+    f->len = len;
+}
+
+bool linx_as_add_file(LinxAs *as, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+
+    if (!f) {
+        as_error_nopos(as, "cannot open '%s': %s", path, strerror(errno));
+        return false;
+    }
+    for (;;) {
+        size_t n;
+        if (len + 4096 > cap) {
+            cap = cap ? cap * 2 : 65536;
+            buf = as_xrealloc(buf, cap);
+        }
+        n = fread(buf + len, 1, cap - len, f);
+        len += n;
+        if (n == 0) {
+            break;
+        }
+    }
+    if (ferror(f)) {
+        as_error_nopos(as, "cannot read '%s': %s", path, strerror(errno));
+        fclose(f);
+        free(buf);
+        return false;
+    }
+    fclose(f);
+    linx_as_add_source(as, path, buf ? buf : "", len);
+    free(buf);
+    return true;
+}
+
+/* ---- pass 1 ----------------------------------------------------------------- */
+
+static void define_label(LinxAs *as, AsStmt *st, uint32_t idx)
+{
+    const char *name = st->text;
+    size_t n = strlen(name);
+    uint32_t si;
+    AsSymbol *s;
+
+    if (as_is_digit((unsigned char)name[0])) {
+        uint64_t num = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (num > (UINT64_MAX - 9) / 10) {
+                as_error(as, st, st->col, "bad label: local label number '%s' too large", name);
+                return;
+            }
+            num = num * 10 + (uint64_t)(name[i] - '0');
+        }
+        st->is_numlabel = true;
+        st->numlabel = num;
+        as_numlabel_define(as, num, idx);
+        return;
+    }
+    si = as_sym_intern(as, name, n);
+    s = &as->syms[si];
+    st->sym = si;
+    if (s->defined) {
+        as_error(as, st, st->col, "duplicate symbol: '%s' is already defined (%s:%u)", name,
+                 as->files[s->def_file].name, s->def_line);
+        return;
+    }
+    s->defined = true;
+    s->sec = st->sec;
+    s->value = (int64_t)st->off;
+    s->def_file = st->file;
+    s->def_line = st->line;
+}
+
+/* Report an encoder error; @text is what the encoder saw. */
+static void insn_error(LinxAs *as, const AsStmt *st, const char *text, const LinxAsmError *e)
+{
+    unsigned col = st->col;
+
+    if (text == st->text) {
+        col += e->col;
+    }
+    if (strchr(e->msg, '\'')) {
+        as_error(as, st, col, "%s", e->msg);
+    } else {
+        /* Quote the offending text when the encoder did not. */
+        const char *p = text + (e->col < strlen(text) ? e->col : 0);
+        size_t n = 0;
+        while (p[n] && p[n] != ',' && !as_is_space((unsigned char)p[n]) && n < 40) {
+            n++;
+        }
+        as_error(as, st, col, "%s (at '%.*s')", e->msg, (int)(n ? n : strlen(p)), p);
+    }
+}
+
+static void pass1_insn(LinxAs *as, AsStmt *st)
+{
+    const AsSection *s = &as->secs[as->cur_sec];
+    const char *text = st->text;
+    LinxAsmError e;
+    unsigned len;
+
+    st->rewritten = as_seed_body_rewrite(st->text);
+    if (st->rewritten) {
+        text = st->rewritten;
+    }
+    memset(&e, 0, sizeof(e));
+    len = linx_asm_insn_length(text, as->opt.insn_flags, &e);
+    if (len == 0) {
+        insn_error(as, st, text, &e);
+        return;
+    }
+    if (s->type == ELF_SHT_NOBITS) {
+        as_error(as, st, st->col, "bad directive: instruction in NOBITS section '%s'", s->name);
+        return;
+    }
+    if (s->lc & 1) {
+        as_error(as, st, st->col,
+                 "misaligned target: instruction at odd offset 0x%llx of '%s' (instructions are "
+                 "halfword aligned; add .p2align 1)",
+                 (unsigned long long)s->lc, s->name);
+        return;
+    }
+    as_emit_fill(as, len, 0);
+}
+
+void as_pass1_stmt(LinxAs *as, uint32_t idx)
+{
+    AsStmt *st = &as->stmts[idx];
+    unsigned errs = as->errors;
+    int sec = as->cur_sec;
+
+    as->cur_stmt = idx;
+    st->sec = sec;
+    st->off = as->secs[sec].lc;
+    switch (st->kind) {
+    case AS_ST_LABEL:
+        define_label(as, st, idx);
+        break;
+    case AS_ST_ASSIGN:
+        as_assign_run(as, st);
+        break;
+    case AS_ST_DIRECTIVE:
+        as_directive_run(as, st);
+        break;
+    case AS_ST_TEMPLATE:
+        if (as_template_parse(as, &as->stmts[idx])) {
+            as_emit_fill(as, as->stmts[idx].size, 0);
+        }
+        break;
+    default:
+        pass1_insn(as, st);
+        break;
+    }
+    st = &as->stmts[idx]; /* .include may have moved the array */
+    st->size = as->secs[sec].lc - st->off;
+    if (as->errors != errs) {
+        st->failed = true;
+    }
+}
+
+/* ---- pass 2 ------------------------------------------------------------------ */
+
+static void pass2_insn(LinxAs *as, AsStmt *st)
+{
+    const char *text = st->rewritten ? st->rewritten : st->text;
+    LinxAsmEnv env = {
+        .pc = as->secs[st->sec].addr + st->off,
+        .eval = as_expr_eval_cb,
+        .opaque = as,
+        .final = true,
+        .flags = as->opt.insn_flags,
+    };
+    LinxAsmResult r;
+    LinxAsmError e;
+
+    memset(&r, 0, sizeof(r));
+    memset(&e, 0, sizeof(e));
+    if (!linx_asm_insn(text, &env, &r, &e)) {
+        insn_error(as, st, text, &e);
+        return;
+    }
+    if (r.len != st->size || r.len > sizeof(r.bytes)) {
+        as_error(as, st, st->col, "internal error: instruction length %u differs from pass 1 (%llu)",
+                 r.len, (unsigned long long)st->size);
+        return;
+    }
+    as_emit(as, r.bytes, r.len);
+}
+
+static void pass2(LinxAs *as)
+{
+    as->pass = 2;
+    for (uint32_t i = 0; i < as->nstmts && !as_too_many_errors(as); i++) {
+        AsStmt *st = &as->stmts[i];
+
+        as->cur_stmt = i;
+        as->cur_sec = st->sec;
+        as->secs[st->sec].lc = st->off;
+        if (st->failed) {
+            continue;
+        }
+        switch (st->kind) {
+        case AS_ST_LABEL:
+            break;
+        case AS_ST_ASSIGN:
+            as_assign_run(as, st);
+            break;
+        case AS_ST_DIRECTIVE:
+            as_directive_run(as, st);
+            break;
+        case AS_ST_TEMPLATE:
+            as_template_emit(as, st);
+            break;
+        default:
+            pass2_insn(as, st);
+            break;
+        }
+    }
+}
+
+static void resolve_entry(LinxAs *as)
+{
+    const char *e = as->opt.entry;
+    int text = as_section_find(as, ".text");
+    AsSymbol *s;
+
+    as->entry = text >= 0 ? as->secs[text].addr : as->opt.base;
+    if (!e) {
+        s = as_sym_find(as, "_start", strlen("_start"));
+        if (s && s->defined && s->sec >= 0) {
+            as->entry = as->secs[s->sec].addr + (uint64_t)s->value;
+        }
+        return;
+    }
+    if (as_is_digit((unsigned char)e[0])) {
+        char *end;
+        errno = 0;
+        as->entry = strtoull(e, &end, 0);
+        if (*end || errno) {
+            as_error_nopos(as, "bad option: entry address '%s' is not a number", e);
+        }
+        return;
+    }
+    s = as_sym_find(as, e, strlen(e));
+    if (!s || !s->defined) {
+        as_error_nopos(as, "undefined symbol: entry point '%s' is not defined", e);
+        return;
+    }
+    {
+        AsValue v;
+        char err[AS_ERRLEN];
+        if (!as_sym_value(as, s, &v, err, sizeof(err)) || !v.known) {
+            as_error_nopos(as, "undefined symbol: entry point '%s' has no value", e);
+            return;
+        }
+        as->entry = (uint64_t)v.v;
+    }
+}
+
+bool linx_as_assemble(LinxAs *as)
+{
+    uint32_t nmain = as->nfiles;
+
+    if (as->pass != 0) {
+        return as->assembled;
+    }
+    as->pass = 1;
+    for (uint32_t fi = 0; fi < nmain && !as->ended; fi++) {
+        as_lex_file(as, fi);
+    }
+    if (!as_too_many_errors(as)) {
+        for (int i = 0; i < as->nsecs; i++) {
+            as->secs[i].size = as->secs[i].lc;
+            as->secs[i].lc = 0;
+        }
+        as_layout(as);
+        as_sections_alloc_data(as);
+        pass2(as);
+    }
+    if (as->errors == 0) {
+        resolve_entry(as);
+    }
+    as_diag_sort(as);
+    as->assembled = as->errors == 0;
+    return as->assembled;
+}
+
+/* ---- queries ----------------------------------------------------------------- */
+
+bool linx_as_symbol_value(const LinxAs *as, const char *name, uint64_t *value)
+{
+    AsSymbol *s = as_sym_find(as, name, strlen(name));
+    AsValue v;
+    char err[AS_ERRLEN];
+
+    if (!as->assembled || !s || !s->defined) {
+        return false;
+    }
+    if (!as_sym_value((LinxAs *)as, s, &v, err, sizeof(err)) || !v.known) {
+        return false;
+    }
+    *value = (uint64_t)v.v;
+    return true;
+}
+
+bool linx_as_section(const LinxAs *as, const char *name, uint64_t *addr, uint64_t *size,
+                     const uint8_t **data)
+{
+    int i = as_section_find(as, name);
+
+    if (!as->assembled || i < 0) {
+        return false;
+    }
+    *addr = as->secs[i].addr;
+    *size = as->secs[i].size;
+    *data = as->secs[i].data;
+    return true;
+}
+
+uint64_t linx_as_entry(const LinxAs *as)
+{
+    return as->entry;
+}
+
+unsigned linx_as_line_count(const LinxAs *as)
+{
+    return as->total_lines;
+}

@@ -1,0 +1,227 @@
+/*
+ * linx-as: the LinxISA assembler's command line.
+ *
+ *   linx-as [options] file.s...      ("-" reads standard input)
+ *
+ * Options (docs/assembler.md):
+ *   -o FILE              output file (default a.out)
+ *   -f, --format=FMT     exec (ELF ET_EXEC, default), rel (ELF ET_REL for
+ *                        the virt machine) or bin (raw bytes)
+ *   -r                   same as --format=rel
+ *   --base=ADDR          address of .text (default 0x10000); -Ttext=ADDR too
+ *   -e, --entry=SYM|ADDR entry point (default _start, else .text)
+ *   -a[=FILE]            listing (address, bytes, source) to stdout or FILE
+ *   --legacy-dtype       v0.3-era tile data-type names and codes
+ *   --max-errors=N       stop after N errors (default 50)
+ *
+ * Exit status: 0 on success, 1 when the input has errors (nothing is
+ * written, and a stale output file is removed), 2 on a usage error.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "linx-as.h"
+#include "target/linx/asm-insn.h"
+
+#define EXIT_INPUT_ERROR 1
+#define EXIT_USAGE 2
+
+static void usage(FILE *f)
+{
+    fputs("usage: linx-as [options] file.s...\n"
+          "  -o FILE              output file (default a.out)\n"
+          "  -f, --format=FMT     exec (default), rel (ET_REL for the virt machine) or bin\n"
+          "  -r                   same as --format=rel\n"
+          "  --base=ADDR          address of .text (default 0x10000); also -Ttext=ADDR\n"
+          "  -e, --entry=SYM|ADDR entry point (default: _start, else start of .text)\n"
+          "  -a[=FILE]            print a listing (address, bytes, source) to stdout or FILE\n"
+          "  --legacy-dtype       v0.3-era tile data-type codes (FP16 = 4, ...)\n"
+          "  --max-errors=N       stop reporting after N errors (default 50)\n"
+          "  -h, --help           this text\n",
+          f);
+}
+
+static bool parse_u64(const char *s, uint64_t *v)
+{
+    char *end;
+
+    if (!*s) {
+        return false;
+    }
+    errno = 0;
+    *v = strtoull(s, &end, 0);
+    return *end == '\0' && errno == 0;
+}
+
+static bool read_stdin(LinxAs *as)
+{
+    char *buf = NULL;
+    size_t len = 0, cap = 0, n;
+
+    do {
+        if (len + 4096 > cap) {
+            cap = cap ? cap * 2 : 65536;
+            buf = realloc(buf, cap);
+            if (!buf) {
+                fprintf(stderr, "linx-as: out of memory\n");
+                exit(EXIT_USAGE);
+            }
+        }
+        n = fread(buf + len, 1, cap - len, stdin);
+        len += n;
+    } while (n > 0);
+    linx_as_add_source(as, "<stdin>", buf ? buf : "", len);
+    free(buf);
+    return true;
+}
+
+/* The value of "--opt=VALUE" or "--opt VALUE"; NULL (with a message) when missing. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name)
+{
+    size_t n = strlen(name);
+    const char *a = argv[*i];
+
+    if (a[n] == '=') {
+        return a + n + 1;
+    }
+    if (a[n] == '\0' && *i + 1 < argc) {
+        return argv[++*i];
+    }
+    if (a[n] == '\0') {
+        fprintf(stderr, "linx-as: option '%s' needs a value\n", name);
+    }
+    return NULL;
+}
+
+static bool is_opt(const char *a, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(a, name, n) == 0 && (a[n] == '\0' || a[n] == '=');
+}
+
+int main(int argc, char **argv)
+{
+    LinxAsOptions o;
+    const char *output = "a.out", *listing = NULL;
+    const char **inputs = calloc((size_t)argc + 1, sizeof(char *));
+    int ninputs = 0;
+    bool want_listing = false;
+    LinxAs *as;
+    int status = 0;
+
+    linx_as_default_options(&o);
+    if (!inputs) {
+        return EXIT_USAGE;
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v;
+        uint64_t n;
+
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage(stdout);
+            free(inputs);
+            return 0;
+        } else if (strcmp(a, "-o") == 0 || is_opt(a, "--output")) {
+            if (!(v = opt_value(argc, argv, &i, a[1] == 'o' ? "-o" : "--output"))) {
+                goto bad;
+            }
+            output = v;
+        } else if (strcmp(a, "-f") == 0 || is_opt(a, "--format")) {
+            if (!(v = opt_value(argc, argv, &i, a[1] == 'f' ? "-f" : "--format"))) {
+                goto bad;
+            }
+            if (strcmp(v, "exec") == 0) {
+                o.format = LINX_AS_FMT_EXEC;
+            } else if (strcmp(v, "rel") == 0) {
+                o.format = LINX_AS_FMT_REL;
+            } else if (strcmp(v, "bin") == 0) {
+                o.format = LINX_AS_FMT_BIN;
+            } else {
+                fprintf(stderr, "linx-as: unknown format '%s' (exec, rel or bin)\n", v);
+                goto bad;
+            }
+        } else if (strcmp(a, "-r") == 0) {
+            o.format = LINX_AS_FMT_REL;
+        } else if (is_opt(a, "--base") || strncmp(a, "-Ttext=", 7) == 0) {
+            v = a[1] == 'T' ? a + 7 : opt_value(argc, argv, &i, "--base");
+            if (!v || !parse_u64(v, &n) || (n & 1)) {
+                fprintf(stderr, "linx-as: bad base address '%s' (an even number)\n", v ? v : "");
+                goto bad;
+            }
+            o.base = n;
+        } else if (strcmp(a, "-e") == 0 || is_opt(a, "--entry")) {
+            if (!(v = opt_value(argc, argv, &i, a[1] == 'e' ? "-e" : "--entry"))) {
+                goto bad;
+            }
+            o.entry = v;
+        } else if (strcmp(a, "-a") == 0 || strncmp(a, "-a=", 3) == 0 || is_opt(a, "--listing")) {
+            want_listing = true;
+            listing = strchr(a, '=') ? strchr(a, '=') + 1 : NULL;
+        } else if (strcmp(a, "--legacy-dtype") == 0) {
+            o.insn_flags |= LINX_ASM_F_LEGACY_DTYPE;
+        } else if (is_opt(a, "--max-errors")) {
+            if (!(v = opt_value(argc, argv, &i, "--max-errors")) || !parse_u64(v, &n) || n == 0 ||
+                n > 100000) {
+                fprintf(stderr, "linx-as: bad --max-errors value\n");
+                goto bad;
+            }
+            o.max_errors = (unsigned)n;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, "linx-as: unknown option '%s'\n", a);
+            goto bad;
+        } else {
+            inputs[ninputs++] = a;
+        }
+    }
+    if (ninputs == 0) {
+        fprintf(stderr, "linx-as: no input files\n");
+        goto bad;
+    }
+
+    as = linx_as_new(&o);
+    for (int i = 0; i < ninputs; i++) {
+        if (strcmp(inputs[i], "-") == 0) {
+            read_stdin(as);
+        } else {
+            linx_as_add_file(as, inputs[i]);
+        }
+    }
+    if (linx_as_error_count(as) == 0 && linx_as_assemble(as) && linx_as_write_file(as, output)) {
+        if (want_listing) {
+            FILE *lf = listing ? fopen(listing, "w") : stdout;
+            if (!lf) {
+                fprintf(stderr, "linx-as: cannot write listing '%s': %s\n", listing,
+                        strerror(errno));
+                status = EXIT_INPUT_ERROR;
+            } else {
+                linx_as_listing(as, lf);
+                if (lf != stdout) {
+                    fclose(lf);
+                }
+            }
+        }
+    } else {
+        struct stat sb;
+        status = EXIT_INPUT_ERROR;
+        fputs(linx_as_diagnostics(as), stderr);
+        /* No partial or stale output (as binutils does). */
+        if (stat(output, &sb) == 0 && S_ISREG(sb.st_mode)) {
+            unlink(output);
+        }
+        fprintf(stderr, "linx-as: %u error%s, no output written\n", linx_as_error_count(as),
+                linx_as_error_count(as) == 1 ? "" : "s");
+    }
+    linx_as_free(as);
+    free(inputs);
+    return status;
+
+bad:
+    usage(stderr);
+    free(inputs);
+    return EXIT_USAGE;
+}
