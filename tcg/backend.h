@@ -32,10 +32,19 @@
 
 typedef uintptr_t (*LinxJitEntry)(CPULinxState *env, const void *host_code);
 
+typedef uint64_t (*LinxLdSlowFn)(CPULinxState *env, uint64_t addr, uint64_t memop, uint64_t pc);
+typedef void (*LinxStSlowFn)(CPULinxState *env, uint64_t addr, uint64_t value, uint64_t memop,
+                             uint64_t pc);
+
 typedef struct BackendState {
     LinxJitEntry entry;          /* prologue */
     const void *exit_addr;       /* epilogue: return 0 */
     unsigned long fallbacks;     /* ops emitted as helper calls */
+    /* Set by backend_init(); tests may change them before generating code. */
+    const void *ret_addr;        /* epilogue: return the value in rax */
+    uint32_t host_features;      /* X86_FEAT_* the generated code may use (cpuid) */
+    LinxLdSlowFn ld_slow;        /* called by qemu_ld slow paths (linx_ld_slow) */
+    LinxStSlowFn st_slow;        /* called by qemu_st slow paths (linx_st_slow) */
 } BackendState;
 
 /* Emit the prologue/epilogue at the start of @cb (reserved across flushes). */

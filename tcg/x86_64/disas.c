@@ -1,0 +1,51 @@
+/*
+ * -d out_asm: list a freshly generated TB's host code with capstone.
+ *
+ * Output, one block per TB:
+ *     OUT: [guest pc 0x10000, 92 bytes]
+ *       -- guest 0x10000
+ *       0x7f1234560010:  mov  rbx, qword ptr [rbp + 8]
+ *       ...
+ *       -- slow paths
+ *       ...
+ * The "-- guest" lines come from the IR's insn_start ops, so each guest
+ * instruction's host code reads as one group (Blink's side-by-side style).
+ */
+#include <capstone/capstone.h>
+#include <inttypes.h>
+
+#include "x86-gen.h"
+
+void x86_disas_tb(FILE *f, const X86Gen *g, const uint8_t *code, size_t size)
+{
+    csh handle;
+    cs_insn *insn;
+    uint64_t rx = g->e.rx_base;
+    unsigned mark = 0;
+    bool slow_shown = false;
+
+    fprintf(f, "OUT: [guest pc 0x%" PRIx64 ", %zu bytes]\n", g->tb->pc, size);
+    if (cs_open(CS_ARCH_X86, CS_MODE_64, &handle) != CS_ERR_OK) {
+        fprintf(f, "  (capstone unavailable)\n");
+        return;
+    }
+    size_t n = cs_disasm(handle, code, size, rx, 0, &insn);
+    for (size_t i = 0; i < n; i++) {
+        size_t off = (size_t)(insn[i].address - rx);
+        while (mark < g->nmarks && g->marks[mark].pos <= off) {
+            fprintf(f, "  -- guest 0x%" PRIx64 "\n", g->marks[mark].pc);
+            mark++;
+        }
+        if (!slow_shown && g->nslow && off >= g->body_end) {
+            fprintf(f, "  -- slow paths\n");
+            slow_shown = true;
+        }
+        fprintf(f, "  0x%" PRIx64 ":  %-7s %s\n", insn[i].address, insn[i].mnemonic,
+                insn[i].op_str);
+    }
+    if (n) {
+        cs_free(insn, n);
+    }
+    cs_close(&handle);
+    fputc('\n', f);
+}

@@ -1,0 +1,273 @@
+/*
+ * backend_gen_tb(): one optimised IR list -> x86-64 host code.
+ *
+ * Steps:
+ *   1. liveness (backward): for every temp operand of every op, the index
+ *      of the next op that reads the same temp (X86_NEVER when none), so
+ *      the allocator knows which inputs die where and which value to
+ *      evict (farthest next use);
+ *   2. code, op by op (alu.c, mem.c, branch.c), after an optional
+ *      "sub rsp, frame_ext" when the TB needs more spill slots than the
+ *      static frame (then generation runs a second time with that size);
+ *   3. the out-of-line slow paths, label fixups;
+ *   4. commit to the code buffer, fill the TB's host fields, and list the
+ *      code with capstone when asked (-d out_asm).
+ * Nothing is committed when the buffer is full: the caller flushes and
+ * translates again.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "x86-gen.h"
+
+#define TB_CODE_ALIGN 16
+
+bool x86_grow(void **arr, unsigned *cap, unsigned need, size_t elem)
+{
+    if (need <= *cap) {
+        return true;
+    }
+    unsigned n = *cap ? *cap : 16;
+    while (n < need) {
+        n *= 2;
+    }
+    void *p = realloc(*arr, (size_t)n * elem);
+    if (!p) {
+        return false;
+    }
+    memset((uint8_t *)p + (size_t)*cap * elem, 0, (size_t)(n - *cap) * elem);
+    *arr = p;
+    *cap = n;
+    return true;
+}
+
+bool x86_arg_dies(X86Gen *g, const IRInsn *insn, unsigned k)
+{
+    const uint32_t *next = &g->next_after[(size_t)g->cur * IR_MAX_ARGS];
+    IRTemp t = (IRTemp)insn->args[k];
+
+    if (k < insn->nout) {
+        return next[k] == X86_NEVER;
+    }
+    for (unsigned o = 0; o < insn->nout; o++) {
+        if (insn->args[o] == t) {
+            return true; /* overwritten by this op */
+        }
+    }
+    return g->temps[t].kind == IR_TEMP_LOCAL && next[k] == X86_NEVER;
+}
+
+static bool op_ends_flow(const X86Gen *g, const IRInsn *insn)
+{
+    if (insn->op == IR_br || insn->op == IR_exit_tb || insn->op == IR_goto_ptr) {
+        return true;
+    }
+    if (insn->op == IR_call) {
+        uint64_t idx = insn->args[insn->nout + insn->nin];
+        return idx < g->ir->nhelpers && (g->ir->helpers[idx]->flags & IR_CALL_NORETURN);
+    }
+    return false;
+}
+
+/* Backward pass; @first_use receives each temp's first reader. */
+static void compute_liveness(X86Gen *g, uint32_t *first_use)
+{
+    IRContext *ir = g->ir;
+
+    for (unsigned t = 0; t < g->ntemps; t++) {
+        first_use[t] = X86_NEVER;
+    }
+    for (unsigned i = ir->ninsns; i-- > 0;) {
+        const IRInsn *insn = &ir->insns[i];
+        uint32_t *next = &g->next_after[(size_t)i * IR_MAX_ARGS];
+
+        if (insn->dead) {
+            continue;
+        }
+        if (op_ends_flow(g, insn)) {
+            /* What follows runs only from a label, where no local is live. */
+            for (unsigned t = ir->nglobals; t < g->ntemps; t++) {
+                if (g->temps[t].kind == IR_TEMP_LOCAL) {
+                    first_use[t] = X86_NEVER;
+                }
+            }
+        }
+        if (insn->op == IR_discard) {
+            if (insn->args[0] < g->ntemps) {
+                first_use[insn->args[0]] = X86_NEVER;
+            }
+            continue;
+        }
+        for (unsigned k = 0; k < insn->nout; k++) {
+            next[k] = first_use[insn->args[k]];
+        }
+        for (unsigned k = 0; k < insn->nout; k++) {
+            first_use[insn->args[k]] = X86_NEVER;
+        }
+        for (unsigned k = insn->nout; k < (unsigned)insn->nout + insn->nin; k++) {
+            next[k] = first_use[insn->args[k]];
+        }
+        for (unsigned k = insn->nout; k < (unsigned)insn->nout + insn->nin; k++) {
+            first_use[insn->args[k]] = i;
+        }
+    }
+}
+
+static bool check_operands(const X86Gen *g, const IRInsn *insn, unsigned i)
+{
+    if (insn->op >= IR_NB_OPS || (unsigned)insn->nout + insn->nin + insn->nconst > IR_MAX_ARGS) {
+        fprintf(stderr, "linxemu: x86-64 backend: malformed op %u (opcode %u)\n", i, insn->op);
+        return false;
+    }
+    for (unsigned k = 0; k < (unsigned)insn->nout + insn->nin; k++) {
+        if (insn->args[k] >= g->ntemps) {
+            fprintf(stderr, "linxemu: x86-64 backend: op %u (%s) names temp %llu of %u\n", i,
+                    ir_op_info[insn->op].name, (unsigned long long)insn->args[k], g->ntemps);
+            return false;
+        }
+    }
+    return true;
+}
+
+static void add_mark(X86Gen *g, uint64_t pc)
+{
+    if (x86_grow((void **)&g->marks, &g->marks_cap, g->nmarks + 1, sizeof(*g->marks))) {
+        g->marks[g->nmarks++] = (X86InsnMark){ .pos = (uint32_t)g->e.pos, .pc = pc };
+    }
+}
+
+/* One generation attempt with the frame size in g->frame_ext. */
+static void gen_body(X86Gen *g, const uint32_t *first_use, bool want_marks)
+{
+    IRContext *ir = g->ir;
+
+    ra_init_tb(g);
+    for (unsigned t = 0; t < g->ntemps; t++) {
+        g->temps[t].next_use = first_use[t];
+    }
+    if (g->frame_ext) {
+        x86_alu_ri(&g->e, X86_ALU_SUB, X86_RSP, (int32_t)g->frame_ext);
+    }
+    for (unsigned i = 0; i < ir->ninsns && !g->failed; i++) {
+        const IRInsn *insn = &ir->insns[i];
+
+        if (insn->dead) {
+            continue;
+        }
+        g->cur = i;
+        if (g->unreachable && insn->op != IR_set_label) {
+            continue;
+        }
+        switch (insn->op) {
+        case IR_insn_start:
+            if (want_marks) {
+                add_mark(g, insn->args[0]);
+            }
+            continue;
+        case IR_discard:
+            ra_discard(g, (IRTemp)insn->args[0]);
+            continue;
+        default:
+            break;
+        }
+        if (!x86_gen_alu(g, insn) && !x86_gen_mem(g, insn) && !x86_gen_branch(g, insn)) {
+            fprintf(stderr, "linxemu: x86-64 backend: no code for op %s\n",
+                    ir_op_info[insn->op].name);
+            abort();
+        }
+        ra_end_op(g, insn);
+    }
+    if (!g->unreachable) {
+        fprintf(stderr, "linxemu: x86-64 backend: the op list of the TB at guest pc 0x%llx "
+                "runs off its end (needs exit_tb, goto_ptr or br last)\n",
+                (unsigned long long)g->tb->pc);
+        abort();
+    }
+    g->body_end = g->e.pos;
+    x86_gen_slow_paths(g);
+    x86_resolve_labels(g);
+}
+
+static void gen_reset(X86Gen *g, uint8_t *buf, uintptr_t rx, size_t cap)
+{
+    g->e = (X86Emitter){ .buf = buf, .rx_base = rx, .cap = cap };
+    for (unsigned l = 0; l < g->ir->nlabels; l++) {
+        g->label_pos[l] = -1;
+    }
+    g->nlabel_refs = 0;
+    g->nslow = 0;
+    g->nsync = 0;
+    g->nmarks = 0;
+    g->unreachable = false;
+    g->frame_restored = false;
+    g->nslots = X86_FRAME_STATIC_SLOTS + g->frame_ext / 8;
+    memset(g->slot_busy, 0, g->slots_high);
+    g->slots_high = 0;
+    g->tb->jmp_insn_offset[0] = g->tb->jmp_insn_offset[1] = UINT32_MAX;
+    g->tb->jmp_reset_offset[0] = g->tb->jmp_reset_offset[1] = UINT32_MAX;
+}
+
+static void gen_free(X86Gen *g, uint32_t *first_use)
+{
+    free(first_use);
+    free(g->temps);
+    free(g->next_after);
+    free(g->label_pos);
+    free(g->label_refs);
+    free(g->slow);
+    free(g->sync);
+    free(g->marks);
+    free(g->slot_busy);
+}
+
+bool backend_gen_tb(BackendState *bs, CodeBuffer *cb, IRContext *ir, TranslationBlock *tb,
+                    FILE *log_asm)
+{
+    X86Gen g = { .bs = bs, .ir = ir, .tb = tb, .ntemps = ir->ntemps };
+    size_t start = (cb->used + TB_CODE_ALIGN - 1) & ~(size_t)(TB_CODE_ALIGN - 1);
+    uint32_t *first_use;
+    bool ok = true;
+
+    if (start >= cb->size) {
+        return false;
+    }
+    g.temps = calloc(g.ntemps ? g.ntemps : 1, sizeof(*g.temps));
+    g.next_after = calloc(ir->ninsns ? (size_t)ir->ninsns * IR_MAX_ARGS : 1, sizeof(uint32_t));
+    g.label_pos = calloc(ir->nlabels ? ir->nlabels : 1, sizeof(*g.label_pos));
+    first_use = calloc(g.ntemps ? g.ntemps : 1, sizeof(*first_use));
+    if (!g.temps || !g.next_after || !g.label_pos || !first_use) {
+        gen_free(&g, first_use);
+        return false;
+    }
+    for (unsigned i = 0; i < ir->ninsns; i++) {
+        if (!ir->insns[i].dead && !check_operands(&g, &ir->insns[i], i)) {
+            gen_free(&g, first_use);
+            abort();
+        }
+    }
+    compute_liveness(&g, first_use);
+
+    uint8_t *buf = cb->rw + start;
+    uintptr_t rx = (uintptr_t)cb->rx + start;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        gen_reset(&g, buf, rx, cb->size - start);
+        gen_body(&g, first_use, log_asm != NULL);
+        if (g.slots_high <= g.nslots || g.e.overflow) {
+            break;
+        }
+        /* More live spills than the static frame holds: grow the frame. */
+        g.frame_ext = ((g.slots_high - X86_FRAME_STATIC_SLOTS) * 8 + 15) & ~15u;
+    }
+    if (g.e.overflow || g.failed || g.slots_high > g.nslots) {
+        ok = false;
+    } else {
+        tb->host_code = cb->rx + start;
+        tb->host_size = (uint32_t)g.e.pos;
+        cb->used = start + g.e.pos;
+        if (log_asm) {
+            x86_disas_tb(log_asm, &g, buf, g.e.pos);
+        }
+    }
+    gen_free(&g, first_use);
+    return ok;
+}
