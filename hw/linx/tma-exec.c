@@ -1,0 +1,279 @@
+/*
+ * TMA run time: tma_exec() for a planned TLOAD / TSTORE / TMOV.
+ *
+ * Order of work, so that a fault leaves no architectural side effect:
+ *   1. run-time values and the value rules that depend on them;
+ *   2. source tiles (written, same size as the transfer, same layout);
+ *   3. the whole GM footprint through guest_mem_window() (one check for
+ *      rows x row bytes at the stride); only then
+ *   4. the kernel: straight into guest RAM when the footprint is in one
+ *      RAM region, otherwise through the scratch buffer with row-by-row
+ *      guest_mem_read/write (footprints spanning regions, MMIO);
+ *   5. TLOAD/TMOV: commit the push of the destination tile.
+ */
+#include <string.h>
+
+#include "hw/linx/tile-dtype.h"
+#include "hw/linx/tma-kernels.h"
+#include "target/linx/cpu.h"
+
+static bool exec_fail(TmaFault *f, TmaRule rule, uint64_t value)
+{
+    tma_rule_fault(rule, value, f);
+    return false;
+}
+
+static bool operand_gpr(uint8_t reg, const uint64_t *gpr, uint64_t *v)
+{
+    if (reg >= LINX_NUM_GPRS) {
+        return false;
+    }
+    *v = reg == LINX_REG_ZERO ? 0 : gpr[reg];
+    return true;
+}
+
+bool tma_args_from_gprs(const TmaPlan *p, const uint64_t *gpr, TmaRuntimeArgs *a)
+{
+    uint64_t v;
+
+    memset(a, 0, sizeof(*a));
+    for (unsigned k = 0; k < 3; k++) {
+        if (p->dim_mask & (1u << k)) {
+            if (!operand_gpr(p->lb_reg[k], gpr, &v)) {
+                return false;
+            }
+            a->lb[k] = v + p->lb_imm[k];
+        }
+    }
+    if (!operand_gpr(p->base_reg, gpr, &a->base) ||
+        !operand_gpr(p->stride_reg, gpr, &a->stride) ||
+        !operand_gpr(p->size_reg, gpr, &a->tile_bytes)) {
+        return false;
+    }
+    return true;
+}
+
+/* The shape for this execution: the plan's when constant, else resolved
+ * (running the rules with run-time inputs). */
+static const TmaShape *exec_shape(const TmaPlan *p, const TmaRuntimeArgs *a, TmaShape *buf,
+                                  TmaFault *f)
+{
+    uint64_t lb[3], size;
+
+    if (p->shape_const) {
+        const TmaShape *s = &p->shape;
+
+        if (p->op == TMA_OP_TSTORE && p->stride_reg != 0 && s->gm_outer > 1 &&
+            a->stride < (uint64_t)s->gm_inner * p->esize) {
+            exec_fail(f, TMA_R_STORE_OVERLAP, a->stride);
+            return NULL;
+        }
+        return s;
+    }
+    for (unsigned k = 0; k < 3; k++) {
+        lb[k] = (p->dyn & (TMA_DYN_LB0 << k)) ? a->lb[k] : p->lb[k];
+    }
+    size = (p->dyn & TMA_DYN_SIZE) ? a->tile_bytes : p->tile_bytes;
+    if (!tma_shape_resolve(p, lb, size, a->stride, true, buf, f)) {
+        return NULL;
+    }
+    return buf;
+}
+
+static LinxTileMeta loaded_meta(const TmaPlan *p, const TmaShape *s)
+{
+    LinxTileMeta m;
+
+    m.bytes = s->tile_bytes;
+    m.dtype = p->dtype;
+    m.layout = p->tile_layout;
+    m.rows = (uint16_t)s->sub_rows;
+    m.cols = (uint16_t)s->sub_cols;
+    m.valid_rows = (uint16_t)s->valid_rows;
+    m.valid_cols = (uint16_t)s->valid_cols;
+    return m;
+}
+
+/* Steps 3-4 for TLOAD/TSTORE: GM footprint check, then the kernel. */
+static bool exec_gm(LinxTileState *ts, GuestMemory *gm, const TmaPlan *p, const TmaShape *s,
+                    uint64_t base, uint64_t stride, TmaXfer *x, TmaFault *f)
+{
+    bool store = p->op == TMA_OP_TSTORE;
+    uint64_t rows = s->gm_outer, row_bytes = (uint64_t)s->gm_inner * p->esize;
+    uint8_t *host = NULL;
+    uint64_t fa = base;
+    GuestFault gf;
+
+    gf = guest_mem_window(gm, base, rows, row_bytes, stride,
+                          store ? GM_PROT_WRITE : GM_PROT_READ, &host, &fa);
+    if (gf != GM_OK) {
+        return exec_fail(f, TMA_R_GM_FAULT, fa);
+    }
+    if (host) {
+        x->gm = host;
+        x->stride = stride;
+        p->kernel(x);
+        return true;
+    }
+    /* Footprint valid but not one RAM region: bounce through scratch
+     * (rows * row_bytes <= 8 merged 4 KB tiles, see the shape rules). */
+    x->gm = ts->scratch;
+    x->stride = row_bytes;
+    if (!store) {
+        for (uint64_t r = 0; r < rows; r++) {
+            gf = guest_mem_read(gm, base + r * stride, ts->scratch + r * row_bytes, row_bytes,
+                                GM_PROT_READ, &fa);
+            if (gf != GM_OK) {
+                return exec_fail(f, TMA_R_GM_FAULT, fa);
+            }
+        }
+        p->kernel(x);
+        return true;
+    }
+    p->kernel(x);
+    for (uint64_t r = 0; r < rows; r++) {
+        gf = guest_mem_write(gm, base + r * stride, ts->scratch + r * row_bytes, row_bytes, &fa);
+        if (gf != GM_OK) {
+            return exec_fail(f, TMA_R_GM_FAULT, fa);
+        }
+    }
+    return true;
+}
+
+static bool exec_tstore(LinxTileState *ts, GuestMemory *gm, const TmaPlan *p,
+                        const TmaRuntimeArgs *a, const TmaShape *s, TmaFault *f)
+{
+    TmaXfer x;
+    unsigned layout = LINX_TL_NONE;
+    uint64_t stride = p->stride_reg ? a->stride : (uint64_t)s->gm_inner * p->esize;
+
+    tma_xfer_init(&x, p, s);
+    x.ntiles = p->nsrc;
+    for (unsigned i = 0; i < p->nsrc; i++) {
+        LinxTileSlot *slot = linx_tile_get(ts, p->src[i]);
+
+        if (slot->meta.bytes == 0) {
+            return exec_fail(f, TMA_R_TILE_EMPTY, p->src[i]);
+        }
+        if (slot->meta.bytes != s->tile_bytes) {
+            return exec_fail(f, TMA_R_TILE_SIZE, slot->meta.bytes);
+        }
+        if (slot->meta.layout != LINX_TL_NONE) {
+            if (layout == LINX_TL_NONE) {
+                layout = slot->meta.layout;
+            } else if (slot->meta.layout != layout) {
+                return exec_fail(f, TMA_R_MIXED_LAYOUT, p->src[i]);
+            }
+        }
+        x.tile[i] = slot->data;
+    }
+    return exec_gm(ts, gm, p, s, a->base, stride, &x, f);
+}
+
+static bool exec_tload(LinxTileState *ts, GuestMemory *gm, const TmaPlan *p,
+                       const TmaRuntimeArgs *a, const TmaShape *s, TmaFault *f)
+{
+    TmaXfer x;
+    LinxTileSlot *slot = linx_tile_push_slot(ts, (LinxTileHand)p->dst_hand);
+    uint64_t stride = p->stride_reg ? a->stride : (uint64_t)s->gm_inner * p->esize;
+    LinxTileMeta m;
+
+    tma_xfer_init(&x, p, s);
+    x.ntiles = 1;
+    x.tile[0] = slot->data;
+    if (!exec_gm(ts, gm, p, s, a->base, stride, &x, f)) {
+        return false;
+    }
+    m = loaded_meta(p, s);
+    linx_tile_push_commit(ts, (LinxTileHand)p->dst_hand, &m);
+    return true;
+}
+
+static bool exec_tmov(LinxTileState *ts, const TmaPlan *p, const TmaRuntimeArgs *a, TmaFault *f)
+{
+    LinxTileSlot *dst = linx_tile_push_slot(ts, (LinxTileHand)p->dst_hand);
+    uint64_t size = (p->dyn & TMA_DYN_SIZE) ? a->tile_bytes : p->tile_bytes;
+    LinxTileMeta m;
+
+    if (size < LINX_TILE_MIN_BYTES || size > LINX_TILE_MAX_BYTES) {
+        return exec_fail(f, TMA_R_BAD_TILE_SIZE, size);
+    }
+    if (p->mov_mode == TMA_MOV_A2V) {
+        const LinxAccState *acc = &ts->acc;
+        size_t n;
+
+        if (acc->dtype == LINX_DT_NONE) {
+            return exec_fail(f, TMA_R_ACC_EMPTY, 0);
+        }
+        n = (size_t)acc->m * acc->n * 4;
+        n = n < size ? n : size;
+        memcpy(dst->data, acc->data, n);
+        memset(dst->data + n, 0, size - n);
+        memset(&m, 0, sizeof(m));
+        m.bytes = (uint32_t)size;
+        m.dtype = acc->dtype;
+        m.layout = LINX_TL_ND;
+        m.rows = acc->m;
+        m.cols = acc->n;
+        m.valid_rows = acc->m;
+        m.valid_cols = acc->n;
+    } else {
+        const LinxTileSlot *src = linx_tile_get(ts, p->src[0]);
+
+        if (src->meta.bytes == 0) {
+            return exec_fail(f, TMA_R_TILE_EMPTY, p->src[0]);
+        }
+        if (p->layout == TMA_LAYOUT_NORM) {
+            size_t n = src->meta.bytes < size ? src->meta.bytes : size;
+
+            memcpy(dst->data, src->data, n);
+            memset(dst->data + n, 0, size - n);
+            m = src->meta;
+            m.bytes = (uint32_t)size;
+        } else {
+            TmaShape buf;
+            const TmaShape *s = exec_shape(p, a, &buf, f);
+            TmaXfer x;
+
+            if (!s) {
+                return false;
+            }
+            if ((uint64_t)s->gm_inner * s->gm_outer * p->esize > src->meta.bytes) {
+                return exec_fail(f, TMA_R_MOV_SHAPE, (uint64_t)s->gm_inner * s->gm_outer);
+            }
+            tma_xfer_init(&x, p, s);
+            x.ntiles = 1;
+            x.tile[0] = dst->data;
+            x.gm = src->data;
+            x.stride = (size_t)s->gm_inner * p->esize;
+            p->kernel(&x);
+            m = loaded_meta(p, s);
+        }
+    }
+    linx_tile_push_commit(ts, (LinxTileHand)p->dst_hand, &m);
+    return true;
+}
+
+bool tma_exec(LinxTileState *ts, GuestMemory *gm, const TmaPlan *p, const TmaRuntimeArgs *a,
+              TmaFault *f)
+{
+    TmaShape buf;
+    const TmaShape *s;
+
+    if (p->fault.rule != TMA_OK) {
+        *f = p->fault;
+        return false;
+    }
+    f->rule = TMA_OK;
+    if (p->op == TMA_OP_TMOV) {
+        return exec_tmov(ts, p, a, f);
+    }
+    s = exec_shape(p, a, &buf, f);
+    if (!s) {
+        return false;
+    }
+    if (p->op == TMA_OP_TSTORE) {
+        return exec_tstore(ts, gm, p, a, s, f);
+    }
+    return exec_tload(ts, gm, p, a, s, f);
+}
