@@ -183,9 +183,27 @@ static void insn_error(LinxAs *as, const AsStmt *st, const char *text, const Lin
     }
 }
 
-static void pass1_insn(LinxAs *as, AsStmt *st)
+/* Instructions live in PROGBITS sections at even offsets. */
+static bool insn_place_ok(LinxAs *as, const AsStmt *st)
 {
     const AsSection *s = &as->secs[as->cur_sec];
+
+    if (s->type == ELF_SHT_NOBITS) {
+        as_error(as, st, st->col, "bad directive: instruction in NOBITS section '%s'", s->name);
+        return false;
+    }
+    if (s->lc & 1) {
+        as_error(as, st, st->col,
+                 "misaligned target: instruction at odd offset 0x%llx of '%s' (instructions are "
+                 "halfword aligned; add .p2align 1)",
+                 (unsigned long long)s->lc, s->name);
+        return false;
+    }
+    return true;
+}
+
+static void pass1_insn(LinxAs *as, AsStmt *st)
+{
     const char *text = st->text;
     LinxAsmError e;
     unsigned len;
@@ -200,18 +218,9 @@ static void pass1_insn(LinxAs *as, AsStmt *st)
         insn_error(as, st, text, &e);
         return;
     }
-    if (s->type == ELF_SHT_NOBITS) {
-        as_error(as, st, st->col, "bad directive: instruction in NOBITS section '%s'", s->name);
-        return;
+    if (insn_place_ok(as, st)) {
+        as_emit_fill(as, len, 0);
     }
-    if (s->lc & 1) {
-        as_error(as, st, st->col,
-                 "misaligned target: instruction at odd offset 0x%llx of '%s' (instructions are "
-                 "halfword aligned; add .p2align 1)",
-                 (unsigned long long)s->lc, s->name);
-        return;
-    }
-    as_emit_fill(as, len, 0);
 }
 
 void as_pass1_stmt(LinxAs *as, uint32_t idx)
@@ -234,7 +243,7 @@ void as_pass1_stmt(LinxAs *as, uint32_t idx)
         as_directive_run(as, st);
         break;
     case AS_ST_TEMPLATE:
-        if (as_template_parse(as, &as->stmts[idx])) {
+        if (insn_place_ok(as, st) && as_template_parse(as, &as->stmts[idx])) {
             as_emit_fill(as, as->stmts[idx].size, 0);
         }
         break;

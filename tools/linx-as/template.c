@@ -141,9 +141,10 @@ static void ws(TmplParser *ps)
 /* Length of the "word" at @p for messages. */
 static int word_len(const char *p)
 {
-    int n = 0;
-    while (p[n] && p[n] != ',' && p[n] != '>' && p[n] != ']' && !as_is_space((unsigned char)p[n]) &&
-           n < 32) {
+    int n = 0, angle = 0;
+    while (p[n] && p[n] != ',' && (p[n] != '>' || angle) && p[n] != ']' &&
+           !as_is_space((unsigned char)p[n]) && n < 32) {
+        angle += p[n] == '<' ? 1 : p[n] == '>' ? -1 : 0;
         n++;
     }
     return n ? n : (int)strlen(p);
