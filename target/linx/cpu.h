@@ -10,11 +10,24 @@
  *   gpr[0..23]   R0 = zero (kept 0), sp, a0-a7, ra, s0-s8, x0-x3
  *   tq[4], uq[4] ClockHands queues, reset at every block start.  They are
  *                stored as rings: t#k lives in tq[(t_head - (k - 1)) & 3].
- *                The translator tracks the head at translation time and
- *                stores t_head/u_head only where state must be precise.
- *   BARG         bpc, block kind/type, carg, tgt (+ whether TGT was set)
+ *                The translator tracks the heads (and how many entries
+ *                were pushed since the block started) at translation time,
+ *                so translated code never stores them; they are written to
+ *                env only by linx_cpu_sync_block_state() (traps, dumps,
+ *                debugger) - docs/decisions.md D7, docs/frontend.md.
+ *   BARG         bpc (always current: written at every block start), carg,
+ *                tgt (runtime values); branch kind, block type, header
+ *                target, TGT-modified are translation-time facts, stored
+ *                by linx_cpu_sync_block_state().
  *   lb[3], lc[3] loop bounds and lane counters
  *   ssr          user SSRs (TP, GP, ...), fcsr, trap registers
+ *
+ * Mid-block entry: whoever sets env->pc to an address that is not the
+ * start of a block (trap return, signal return, debugger, a TB cut short
+ * by a page boundary or one-insn mode) sets env->resume = 1.  The exec
+ * loop looks the TB up with linx_cpu_tb_flags(), which then includes
+ * TB_F_RESUME; a resume TB clears env->resume when it starts.  Translated
+ * code at block boundaries never touches it.
  */
 #ifndef LINX_TARGET_CPU_H
 #define LINX_TARGET_CPU_H
@@ -22,6 +35,9 @@
 #include <setjmp.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#include "tcg/tb.h"
 
 #define LINX_NUM_GPRS 24
 #define LINX_QUEUE_DEPTH 4
@@ -86,7 +102,10 @@ enum {
     LINX_TRAP_ASSERT_FAIL = 52,
 };
 
-/* Sub-causes (TRAPNO CAUSE field). */
+/* Sub-causes (TRAPNO CAUSE field).  The cause argument of
+ * linx_raise_exception() is LINX_CAUSE(ec, detail): EC in bits 15:8, the
+ * detail (E_INST) or the CFI kind (E_BLOCK(EC_CFI)) in bits 7:0. */
+#define LINX_CAUSE(ec, detail) (((unsigned)(ec) << 8) | (unsigned)(detail))
 enum {
     LINX_EC_ILLEGAL = 0x01, /* E_INST */
     LINX_EC_PARAM = 0x02,
@@ -94,6 +113,72 @@ enum {
     LINX_EC_CFI = 0x01, /* E_BLOCK */
     LINX_EC_BLOCKFMT = 0x02,
     LINX_EC_BFETCH = 0x03,
+};
+
+/* EC_CFI kinds (TRAPNO.CAUSE[3:0]). */
+enum {
+    LINX_CFI_BAD_TARGET = 1,          /* branch target is not a block start */
+    LINX_CFI_MISSING_NEXT_MARKER = 3, /* fall-through into a non-marker */
+};
+
+/* B.* descriptor families (TRAPARG0[7:0] of E_BLOCK(EC_BLOCKFMT)). */
+enum {
+    LINX_DESC_GENERIC = 0,
+    LINX_DESC_DIM = 1,
+    LINX_DESC_TEXT = 2,
+    LINX_DESC_ARG = 3,
+    LINX_DESC_IOR = 4,
+    LINX_DESC_IOT = 5,
+};
+
+/* E_BLOCK(EC_BLOCKFMT) details (TRAPARG0[15:8]). */
+enum {
+    LINX_BLOCKFMT_MISSING = 0,
+    LINX_BLOCKFMT_BAD_VALUE = 1,
+    LINX_BLOCKFMT_COMBO = 2,
+};
+
+/* User-visible SSR ids (isa/v0.4/state/system_registers.json). */
+enum {
+    LINX_SSR_TP = 0x0000,
+    LINX_SSR_GP = 0x0001,
+    LINX_SSR_TIME = 0x0010,
+    LINX_SSR_CSTATE = 0x0020,
+    LINX_SSR_LXLCID = 0x0021,
+    LINX_SSR_VENDOR = 0x0022,
+    LINX_SSR_VERSION = 0x0023,
+    LINX_SSR_LCFR = 0x0024,
+    LINX_SSR_LCFR_EN = 0x0025,
+    LINX_SSR_LB0 = 0x0050,
+    LINX_SSR_LC0 = 0x0053,
+    LINX_SSR_LC2 = 0x0055,
+    LINX_SSR_CYCLE = 0x0C00,
+    /* Manager family: 0xnFxx, n = managing ACR. */
+    LINX_SSR_MGR_BASE = 0x0F00,
+    LINX_SSR_MGR_MASK = 0x0F00,
+    LINX_SSR_ACR_SHIFT = 12,
+};
+
+/* Index (low 8 bits of 0xnFxx) of the manager SSRs the CPU model uses. */
+enum {
+    LINX_MSSR_ECSTATE = 0x00,
+    LINX_MSSR_EVBASE = 0x01,
+    LINX_MSSR_TRAPNO = 0x02,
+    LINX_MSSR_TRAPARG0 = 0x03,
+    LINX_MSSR_EBARG0 = 0x40,
+    LINX_MSSR_EBARG_BPC_CUR = 0x41,
+    LINX_MSSR_EBARG_BPC_TGT = 0x42,
+    LINX_MSSR_EBARG_TPC = 0x43,
+    LINX_MSSR_COUNT = 0x100,
+};
+
+#define LINX_NUM_ACRS 3
+
+/* ACRC request types (RST_Type). */
+enum {
+    LINX_ACRC_MACHINE = 0,
+    LINX_ACRC_SYS = 1, /* SCT_SYS: the Linux system call */
+    LINX_ACRC_SEC = 2,
 };
 
 /* FCSR layout. */
@@ -120,6 +205,42 @@ typedef struct LinxTLBEntry {
 
 struct TranslationBlock;
 struct GuestMemory;
+struct CPULinxState;
+struct LinxCommitTrace;
+
+/* System-call hook for `acrc` (linux-user sets it).  Called from the acrc
+ * helper with env->pc at the acrc and all guest registers current; it
+ * returns true when it handled the request (execution continues after
+ * the acrc), false to take the architectural SCALL trap.  A hook that
+ * changes env->pc or ends the run calls cpu_loop_exit() itself (setting
+ * env->resume when the new pc is mid-block). */
+typedef bool (*LinxAcrcHook)(struct CPULinxState *env, unsigned request_type, void *opaque);
+
+/* Tile/kernel block engine hook: run the header gathered in env->hdr at
+ * block commit (set by the machine; NULL raises ILLEGAL_INST). */
+typedef void (*LinxBlockEngineHook)(struct CPULinxState *env, void *opaque);
+
+/* Descriptors of a tile/kernel block header (BSTART.TMA/CUBE/TEPL/MPAR...
+ * followed by B.* descriptors), gathered as the header executes and
+ * handed to the block engine at commit. */
+#define LINX_HDR_MAX_IOR 12
+#define LINX_HDR_MAX_IOT 8
+typedef struct LinxBlockHeader {
+    uint64_t type;       /* LinxBlockType */
+    uint64_t func;       /* TMA/CUBE Function, TEPL TileOpcode, MPAR Mode */
+    uint64_t dtype;      /* header DataType */
+    uint64_t arg;        /* B.ARG format code | 1 << 63 when present */
+    uint64_t attr;       /* raw B.ATTR word | 1 << 63 when present */
+    uint64_t datr;       /* raw B.DATR word | 1 << 63 when present */
+    uint64_t text;       /* BodyTPC | 1 << 63 when present */
+    uint64_t dim_mask;   /* which of LB0-2 a B.DIM wrote */
+    uint64_t nior;       /* B.IOR register values gathered (ri0..) */
+    uint64_t ior[LINX_HDR_MAX_IOR];
+    uint64_t ior_regs;   /* 5-bit register codes, 5 bits per entry */
+    uint64_t ior_dst;    /* last B.IOR RegDst */
+    uint64_t niot;       /* B.IOT/B.IOTI descriptors */
+    uint64_t iot[LINX_HDR_MAX_IOT]; /* raw words (+ size from IOT's GPR in 63:40) */
+} LinxBlockHeader;
 struct LinxMachine;
 struct LinxTileState;
 
@@ -136,16 +257,26 @@ typedef struct CPULinxState {
     uint64_t bpc;            /* start of the current block */
     uint64_t carg;           /* BARG.CARG (0/1) */
     uint64_t tgt;            /* BARG.TGT */
-    uint64_t tgt_set;        /* SETC.TGT executed in this block */
-    uint64_t br_kind;        /* LinxBranchKind of the current block */
-    uint64_t blk_type;       /* LinxBlockType of the current block */
-    uint64_t hdr_target;     /* target encoded in the block header */
+    uint64_t tgt_set;        /* SETC.TGT executed in this block (synced) */
+    uint64_t br_kind;        /* LinxBranchKind of the current block (synced) */
+    uint64_t blk_type;       /* LinxBlockType of the current block (synced) */
+    uint64_t hdr_target;     /* target encoded in the block header (synced) */
+    uint64_t resume;         /* next TB entry is mid-block (see above) */
     uint64_t lb[3];
     uint64_t lc[3];
     uint64_t fcsr;
     uint64_t ssr_tp;
     uint64_t ssr_gp;
+    uint64_t ssr_cstate;
+    uint64_t ssr_lcfr_en;
     uint64_t acr;            /* current ring: 0 root, 1 OS, 2 user */
+    /* Retired guest instructions (exact at block boundaries). */
+    uint64_t insn_count;
+    /* Every field above is a 64-bit word the translator may use as an IR
+     * global (target/linx/translate-internal.h, LINX_GLOBAL_SLOTS). */
+
+    uint64_t mgr_ssr[LINX_NUM_ACRS][LINX_MSSR_COUNT]; /* 0xnFxx family */
+    LinxBlockHeader hdr;     /* tile/kernel header being gathered */
 
     /* Atomics: LR/SC reservation. */
     uint64_t resv_addr;
@@ -157,14 +288,18 @@ typedef struct CPULinxState {
     uint64_t traparg0;
     uint64_t trap_pc;
 
-    /* Retired guest instructions (exact, for -icount and the trace). */
-    uint64_t insn_count;
-
     /* ---- Per-CPU caches the JIT reaches by offset ---- */
     LinxTLBEntry tlb[LINX_TLB_SIZE];
     struct TranslationBlock *tb_jmp_cache[LINX_TB_JMP_CACHE_SIZE];
 
     /* ---- Not touched by translated code ---- */
+    LinxAcrcHook acrc_hook;
+    void *acrc_opaque;
+    LinxBlockEngineHook block_engine;
+    void *block_engine_opaque;
+    struct LinxCommitTrace *trace; /* -trace-commit writer (NULL: off) */
+    /* Registers and queue slots at the previous commit-trace record. */
+    uint64_t trace_shadow[LINX_NUM_GPRS + 2 * LINX_QUEUE_DEPTH];
     struct GuestMemory *mem;
     struct LinxMachine *machine;
     struct LinxTileState *tiles;
@@ -174,5 +309,27 @@ typedef struct CPULinxState {
     int exit_code;
     unsigned cpu_index;
 } CPULinxState;
+
+/* TB lookup flags implied by the CPU state (the exec loop ORs in
+ * TB_F_ONE_INSN / TB_F_TRACE from its options). */
+static inline uint32_t linx_cpu_tb_flags(const CPULinxState *env)
+{
+    return env->resume ? TB_F_RESUME : 0u;
+}
+
+/* cpu.c */
+/* Architectural reset: registers zero, ACR0 (@acr selects another ring,
+ * e.g. 2 for linux-user), pc = @pc at a block boundary. */
+void linx_cpu_reset(CPULinxState *env, uint64_t pc, unsigned acr);
+/* Print the register state (-d cpu, fatal traps). */
+void linx_cpu_dump_state(CPULinxState *env, FILE *f);
+/* Store the translation-time block state (queue heads, branch kind, block
+ * type, header target, TGT-modified) of the block env->bpc that holds
+ * env->pc into env, by replaying the block's decode.  Used before a trap
+ * is reported, by the debugger and by dumps; returns false when env->pc
+ * cannot be reached by decoding from env->bpc. */
+bool linx_cpu_sync_block_state(CPULinxState *env);
+/* Value of ClockHands t#k / u#k (k = 1..4) after linx_cpu_sync_block_state(). */
+uint64_t linx_cpu_queue_read(const CPULinxState *env, bool u, unsigned k);
 
 #endif /* LINX_TARGET_CPU_H */

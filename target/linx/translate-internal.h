@@ -1,0 +1,133 @@
+/*
+ * LinxISA front end: the translation context shared by translate.c and the
+ * per-uop-class translators in insn_trans/trans_<class>.c.inc.
+ *
+ * A translation block (TB) is one guest block (docs/frontend.md): it starts
+ * at a block-start marker, runs the payload, and commits at the next
+ * marker or BSTOP.  Everything the ISA calls "block state" that does not
+ * depend on run-time values (branch kind, block type, header target,
+ * whether SETC.TGT/SETRET/SETC ran, the ClockHands ring heads and fill
+ * counts, which LBx a B.DIM wrote) is tracked here, at translation time,
+ * in LinxBlockState.  Run-time values (CARG, TGT, the queue contents, GPRs)
+ * live in CPU-state globals.
+ *
+ * Invariants:
+ *   - LinxBlockState after translating instructions [bpc, pc) is a pure
+ *     function of those instructions, so a TB entered in the middle of a
+ *     block (TB_F_RESUME) rebuilds it by translating [env->bpc, pc) into a
+ *     scratch op list that is then dropped (linx_block_replay);
+ *   - translators read sources before they write destinations, and push a
+ *     ClockHands queue only through gen_write_dst();
+ *   - no IR local temp is live across a label a translator emits.
+ */
+#ifndef LINX_TARGET_TRANSLATE_INTERNAL_H
+#define LINX_TARGET_TRANSLATE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cpu.h"
+#include "decode.h"
+#include "helper-ops.h"
+#include "helper-proto.h"
+#include "tcg/ir.h"
+#include "tcg/tb.h"
+
+/* CPU-state words that are IR globals: env offsets below this many bytes
+ * are mapped (cpu.h keeps every such field in front of mgr_ssr). */
+#define LINX_GLOBAL_SLOTS 64
+
+/* Limits of one TB. */
+enum {
+    LINX_TB_MAX_INSNS = 512,      /* then the block continues in a resume TB */
+    LINX_REPLAY_MAX_INSNS = 8192, /* longest block prefix a resume TB rebuilds */
+};
+
+/* Translation-time block state (see the file comment). */
+typedef struct LinxBlockState {
+    uint64_t bpc;        /* block start marker */
+    uint8_t kind;        /* LinxBranchKind */
+    uint8_t type;        /* LinxBlockType */
+    bool has_target;     /* the header encodes a target */
+    uint64_t target;     /* that target */
+    bool tgt_set;        /* SETC.TGT ran: TGT (global) holds the target */
+    bool carg_set;       /* a SETC ran: CARG (global) is valid, else 0 */
+    bool ra_set;         /* SETRET ran (call headers) */
+    bool setret_ok;      /* the previous insn was a CALL header: SETRET fuses */
+    bool is_header;      /* tile/kernel header: only B.* descriptors allowed */
+    bool is_template;    /* one-instruction template block */
+    uint8_t lb_written;  /* LBx written by B.DIM in this block (bit x) */
+    uint8_t hdr_nior;    /* B.IOR values gathered (header blocks) */
+    uint8_t hdr_niot;    /* B.IOT/B.IOTI descriptors gathered */
+    uint64_t hdr_ior_regs; /* their register codes, 5 bits each */
+    uint8_t t_head, t_count; /* T ring: t#1 = tq[t_head], pushes since start */
+    uint8_t u_head, u_count;
+} LinxBlockState;
+
+/* How translation of the current instruction ended the TB. */
+typedef enum LinxDisasJump {
+    DISAS_NEXT,     /* continue with the next instruction */
+    DISAS_COMMIT,   /* block ends after this insn (BSTOP, template) */
+    DISAS_NORETURN, /* code already left the TB (trap raised) */
+} LinxDisasJump;
+
+typedef struct DisasContext {
+    CPULinxState *env;
+    IRContext *ir;
+    TranslationBlock *tb;
+    IRTemp g[LINX_GLOBAL_SLOTS]; /* IRTemp of each global CPU-state word */
+
+    uint64_t pc;      /* current instruction */
+    uint64_t next_pc; /* the one after it */
+    const LinxInsn *insn;
+    unsigned insn_index; /* within the TB */
+    bool replay;         /* rebuilding state only; ops are dropped */
+    LinxDisasJump jump;
+    LinxBlockState bs;
+} DisasContext;
+
+/* ---- CPU-state globals ---- */
+
+/* The IR global for the 64-bit env word at byte offset @off. */
+IRTemp linx_global(DisasContext *ctx, int off);
+#define cpu_gpr(ctx, i) linx_global((ctx), (int)offsetof(CPULinxState, gpr[i]))
+#define cpu_field(ctx, f) linx_global((ctx), (int)offsetof(CPULinxState, f))
+
+/* ---- Operands ---- */
+
+/* Field @id of the current instruction (0 when the form has none). */
+int64_t linx_fld(const DisasContext *ctx, LinxFieldId id);
+bool linx_has_fld(const DisasContext *ctx, LinxFieldId id);
+
+/* Read 5-bit source code @code (zero, GPR, t#k, u#k) as a temp.  The
+ * result may be a global or a constant: never write it. */
+IRTemp gen_read_src(DisasContext *ctx, unsigned code);
+/* Write @val to 5-bit destination code @code (discard, GPR, ->u, ->t). */
+void gen_write_dst(DisasContext *ctx, unsigned code, IRTemp val);
+/* Fresh local temp / constant. */
+IRTemp gen_temp(DisasContext *ctx);
+IRTemp gen_const(DisasContext *ctx, int64_t v);
+
+/* Store the ClockHands state (heads of a replayed prefix etc.) so helpers
+ * that look at the queues see it. */
+void gen_sync_queues(DisasContext *ctx);
+
+/* ---- Helpers and traps ---- */
+
+void gen_call(DisasContext *ctx, const IRHelperInfo *h, IRTemp ret, unsigned nargs,
+              const IRTemp *args);
+/* Raise an architectural exception at the current instruction and end the
+ * TB (the rest of the block is not translated). */
+void gen_raise(DisasContext *ctx, unsigned trapnum, unsigned cause, uint64_t traparg0);
+/* Illegal instruction at the current pc. */
+bool gen_illegal(DisasContext *ctx);
+
+/* ---- Block structure (trans_bbd.c.inc / translate.c) ---- */
+
+/* Is @form a block-start marker (BSTART*, C.BSTART*, HL.BSTART*, templates)? */
+bool linx_form_is_marker(unsigned form);
+/* Begin a block at the current instruction. */
+void gen_block_start(DisasContext *ctx, LinxBranchKind kind, LinxBlockType type,
+                     bool has_target, uint64_t target);
+
+#endif /* LINX_TARGET_TRANSLATE_INTERNAL_H */

@@ -1,0 +1,692 @@
+/*
+ * LinxISA front end: guest block -> IR.
+ *
+ * One translation block is one guest block (digest section 3): it starts
+ * at a block-start marker and ends at the next marker (not included) or
+ * after BSTOP, where the block commits (gen_commit, digest 3.2): FALL,
+ * DIRECT, COND and CALL successors are goto_tb slots, IND/ICALL/RET and
+ * SETC.TGT-modified targets leave through env->pc.  A block longer than
+ * LINX_TB_MAX_INSNS, one crossing into a third page, or any instruction in
+ * one-insn mode continues in a resume TB (gen_cut).
+ *
+ * Control-flow integrity: a TB entered by a branch (no TB_F_RESUME) must
+ * start with a block-start marker.  The verdict is computed here, once,
+ * and cached in the TB (TB_C_CFI_BAD): such a TB consists of a single
+ * call that raises E_BLOCK(EC_CFI), so no branch pays a run-time check.
+ *
+ * Mid-block entry (TB_F_RESUME): the translation-time block state is
+ * rebuilt by translating the block from env->bpc up to the entry pc into
+ * a scratch op list (linx_block_replay); the TB then checks at run time
+ * that env->bpc is the block it was built for.
+ *
+ * Usage (tcg/exec.c):
+ *   linx_translate_init(ir);                  once per IR context
+ *   linx_translate_block(env, ir, tb);        per TB-cache miss
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hw/core/guest-memory.h"
+#include "translate-internal.h"
+#include "translate.h"
+
+#include "helper-gen.h"
+
+_Static_assert(offsetof(CPULinxState, insn_count) < LINX_GLOBAL_SLOTS * 8,
+               "IR globals must fit in LINX_GLOBAL_SLOTS words");
+
+/* ======================================================================
+ * Globals
+ * ====================================================================== */
+
+static const char *const gpr_names[LINX_NUM_GPRS] = {
+    "zero", "sp", "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "ra", "s0",
+    "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "x0", "x1", "x2", "x3",
+};
+
+static const struct {
+    int offset;
+    const char *name;
+} linx_global_fields[] = {
+    { offsetof(CPULinxState, tq[0]), "tq0" },
+    { offsetof(CPULinxState, tq[1]), "tq1" },
+    { offsetof(CPULinxState, tq[2]), "tq2" },
+    { offsetof(CPULinxState, tq[3]), "tq3" },
+    { offsetof(CPULinxState, uq[0]), "uq0" },
+    { offsetof(CPULinxState, uq[1]), "uq1" },
+    { offsetof(CPULinxState, uq[2]), "uq2" },
+    { offsetof(CPULinxState, uq[3]), "uq3" },
+    { offsetof(CPULinxState, t_head), "t_head" },
+    { offsetof(CPULinxState, u_head), "u_head" },
+    { offsetof(CPULinxState, pc), "pc" },
+    { offsetof(CPULinxState, bpc), "bpc" },
+    { offsetof(CPULinxState, carg), "carg" },
+    { offsetof(CPULinxState, tgt), "tgt" },
+    { offsetof(CPULinxState, resume), "resume" },
+    { offsetof(CPULinxState, lb[0]), "lb0" },
+    { offsetof(CPULinxState, lb[1]), "lb1" },
+    { offsetof(CPULinxState, lb[2]), "lb2" },
+    { offsetof(CPULinxState, lc[0]), "lc0" },
+    { offsetof(CPULinxState, lc[1]), "lc1" },
+    { offsetof(CPULinxState, lc[2]), "lc2" },
+    { offsetof(CPULinxState, fcsr), "fcsr" },
+    { offsetof(CPULinxState, ssr_tp), "tp" },
+    { offsetof(CPULinxState, insn_count), "insn_count" },
+};
+
+void linx_translate_init(IRContext *ir)
+{
+    /* R0 is not a global: reads of zero are the constant 0. */
+    for (unsigned i = 1; i < LINX_NUM_GPRS; i++) {
+        ir_global(ir, (int)offsetof(CPULinxState, gpr[i]), gpr_names[i]);
+    }
+    for (size_t i = 0; i < sizeof(linx_global_fields) / sizeof(linx_global_fields[0]); i++) {
+        ir_global(ir, linx_global_fields[i].offset, linx_global_fields[i].name);
+    }
+}
+
+/* Find our globals among the context's (the engine may register more). */
+static void map_globals(DisasContext *ctx)
+{
+    const IRContext *ir = ctx->ir;
+
+    for (unsigned i = 0; i < LINX_GLOBAL_SLOTS; i++) {
+        ctx->g[i] = IR_NO_TEMP;
+    }
+    for (unsigned t = 0; t < ir->nglobals; t++) {
+        const IRTempInfo *ti = &ir->temps[t];
+        if (ti->kind == IR_TEMP_GLOBAL && ti->env_offset >= 0 && (ti->env_offset & 7) == 0 &&
+            ti->env_offset < LINX_GLOBAL_SLOTS * 8) {
+            ctx->g[ti->env_offset / 8] = t;
+        }
+    }
+}
+
+IRTemp linx_global(DisasContext *ctx, int off)
+{
+    IRTemp t = ctx->g[off / 8];
+
+    if (t == IR_NO_TEMP) {
+        fprintf(stderr, "linx translate: CPU-state word at offset %d is not an IR global "
+                        "(linx_translate_init not called on this IR context?)\n", off);
+        abort();
+    }
+    return t;
+}
+
+/* ======================================================================
+ * Operands
+ * ====================================================================== */
+
+int64_t linx_fld(const DisasContext *ctx, LinxFieldId id)
+{
+    return linx_insn_field(ctx->insn, id, NULL);
+}
+
+bool linx_has_fld(const DisasContext *ctx, LinxFieldId id)
+{
+    bool present = false;
+
+    linx_insn_field(ctx->insn, id, &present);
+    return present;
+}
+
+IRTemp gen_temp(DisasContext *ctx)
+{
+    return ir_temp(ctx->ir);
+}
+
+IRTemp gen_const(DisasContext *ctx, int64_t v)
+{
+    return ir_const(ctx->ir, v);
+}
+
+/* ClockHands slot of t#k / u#k (k = 1..4), or -1 when nothing was pushed
+ * that deep in this block (the queue reads 0 there). */
+static int queue_slot(uint8_t head, uint8_t count, unsigned k)
+{
+    if (k > count) {
+        return -1;
+    }
+    return (head - (int)(k - 1)) & (LINX_QUEUE_DEPTH - 1);
+}
+
+IRTemp gen_read_src(DisasContext *ctx, unsigned code)
+{
+    int slot;
+
+    code &= 31;
+    if (code == LINX_REG_ZERO) {
+        return gen_const(ctx, 0);
+    }
+    if (code < LINX_NUM_GPRS) {
+        return cpu_gpr(ctx, code);
+    }
+    if (code < LINX_REG_U1) {
+        slot = queue_slot(ctx->bs.t_head, ctx->bs.t_count, code - LINX_REG_T1 + 1);
+        return slot < 0 ? gen_const(ctx, 0) : cpu_field(ctx, tq[slot]);
+    }
+    slot = queue_slot(ctx->bs.u_head, ctx->bs.u_count, code - LINX_REG_U1 + 1);
+    return slot < 0 ? gen_const(ctx, 0) : cpu_field(ctx, uq[slot]);
+}
+
+void gen_write_dst(DisasContext *ctx, unsigned code, IRTemp val)
+{
+    LinxBlockState *bs = &ctx->bs;
+
+    code &= 31;
+    if (code == LINX_REG_ZERO) {
+        return;
+    }
+    if (code < LINX_NUM_GPRS) {
+        ir_gen_mov(ctx->ir, cpu_gpr(ctx, code), val);
+        return;
+    }
+    if (code == LINX_DST_T) {
+        bs->t_head = (bs->t_head + 1) & (LINX_QUEUE_DEPTH - 1);
+        bs->t_count += bs->t_count < LINX_QUEUE_DEPTH;
+        ir_gen_mov(ctx->ir, cpu_field(ctx, tq[bs->t_head]), val);
+        return;
+    }
+    if (code == LINX_DST_U) {
+        bs->u_head = (bs->u_head + 1) & (LINX_QUEUE_DEPTH - 1);
+        bs->u_count += bs->u_count < LINX_QUEUE_DEPTH;
+        ir_gen_mov(ctx->ir, cpu_field(ctx, uq[bs->u_head]), val);
+        return;
+    }
+    /* Codes 24..29 as a destination: no output. */
+}
+
+void gen_sync_queues(DisasContext *ctx)
+{
+    ir_gen_movi(ctx->ir, cpu_field(ctx, t_head), ctx->bs.t_head);
+    ir_gen_movi(ctx->ir, cpu_field(ctx, u_head), ctx->bs.u_head);
+}
+
+/* ======================================================================
+ * Helpers, traps
+ * ====================================================================== */
+
+void gen_call(DisasContext *ctx, const IRHelperInfo *h, IRTemp ret, unsigned nargs,
+              const IRTemp *args)
+{
+    ir_gen_call(ctx->ir, h, ret, nargs, args);
+}
+
+void gen_raise(DisasContext *ctx, unsigned trapnum, unsigned cause, uint64_t traparg0)
+{
+    gen_helper_raise(ctx, IR_NO_TEMP, ctx->ir->env, gen_const(ctx, trapnum),
+                     gen_const(ctx, cause), gen_const(ctx, (int64_t)traparg0),
+                     gen_const(ctx, (int64_t)ctx->pc));
+    ir_gen_exit_tb(ctx->ir, 0);
+    ctx->jump = DISAS_NORETURN;
+}
+
+bool gen_illegal(DisasContext *ctx)
+{
+    gen_raise(ctx, LINX_TRAP_ILLEGAL_INST, LINX_CAUSE(LINX_EC_ILLEGAL, 0), ctx->pc);
+    return true;
+}
+
+/* ======================================================================
+ * Block structure
+ * ====================================================================== */
+
+void gen_block_start(DisasContext *ctx, LinxBranchKind kind, LinxBlockType type,
+                     bool has_target, uint64_t target)
+{
+    LinxBlockState *bs = &ctx->bs;
+
+    memset(bs, 0, sizeof(*bs));
+    bs->bpc = ctx->pc;
+    bs->kind = kind;
+    bs->type = type;
+    bs->has_target = has_target;
+    bs->target = target;
+    bs->setret_ok = kind == LINX_BR_CALL || kind == LINX_BR_ICALL;
+    /* BPC is the one piece of block state kept current in env: traps and
+     * resume TBs start from it. */
+    ir_gen_movi(ctx->ir, cpu_field(ctx, bpc), (int64_t)ctx->pc);
+}
+
+/* Leave the TB for a static successor through goto_tb slot @slot. */
+static void gen_goto_static(DisasContext *ctx, unsigned slot, uint64_t dest)
+{
+    ir_gen_goto_tb(ctx->ir, slot);
+    ir_gen_movi(ctx->ir, cpu_field(ctx, pc), (int64_t)dest);
+    ir_gen_exit_tb(ctx->ir, (uint64_t)(uintptr_t)ctx->tb | slot);
+}
+
+/* Leave the TB for the run-time target in @dest (a global). */
+static void gen_goto_dynamic(DisasContext *ctx, IRTemp dest)
+{
+    ir_gen_mov(ctx->ir, cpu_field(ctx, pc), dest);
+    ir_gen_exit_tb(ctx->ir, 0);
+}
+
+static void gen_count_insns(DisasContext *ctx)
+{
+    IRTemp c = cpu_field(ctx, insn_count);
+
+    ir_gen_addi(ctx->ir, c, c, ctx->tb->icount);
+}
+
+/* The target of a DIRECT/COND/CALL block: TGT when SETC.TGT changed it,
+ * else the header target (or, without one, TGT's reset value 0). */
+static void gen_goto_block_target(DisasContext *ctx, unsigned slot)
+{
+    const LinxBlockState *bs = &ctx->bs;
+
+    if (bs->tgt_set) {
+        gen_goto_dynamic(ctx, cpu_field(ctx, tgt));
+    } else {
+        gen_goto_static(ctx, slot, bs->has_target ? bs->target : 0);
+    }
+}
+
+/* Commit the current block (digest 3.2); @fall is the address after it. */
+static void gen_commit(DisasContext *ctx, uint64_t fall)
+{
+    const LinxBlockState *bs = &ctx->bs;
+    IRContext *ir = ctx->ir;
+    IRLabel l_fall;
+
+    /* IND/ICALL/RET need a SETC.TGT in the block (call/ret contract 4). */
+    if ((bs->kind == LINX_BR_IND || bs->kind == LINX_BR_ICALL || bs->kind == LINX_BR_RET) &&
+        !bs->tgt_set && !bs->is_header) {
+        gen_raise(ctx, LINX_TRAP_BLOCK, LINX_CAUSE(LINX_EC_BLOCKFMT, 0),
+                  LINX_DESC_ARG | LINX_BLOCKFMT_COMBO << 8);
+        return;
+    }
+    gen_count_insns(ctx);
+
+    if (bs->is_header) {
+        /* Tile/kernel header: the engine runs it, then fall through.
+         * LB0-2 read 0 unless a B.DIM of this block wrote them. */
+        for (unsigned i = 0; i < 3; i++) {
+            if (!(bs->lb_written & (1u << i))) {
+                ir_gen_movi(ir, cpu_field(ctx, lb[i]), 0);
+            }
+        }
+        gen_helper_block_engine(ctx, IR_NO_TEMP, ir->env, gen_const(ctx, (int64_t)bs->bpc));
+        gen_goto_static(ctx, 0, fall);
+        return;
+    }
+
+    switch (bs->kind) {
+    case LINX_BR_DIRECT:
+        gen_goto_block_target(ctx, 1);
+        break;
+    case LINX_BR_CALL:
+    case LINX_BR_ICALL:
+        if (!bs->ra_set) {
+            /* Without a SETRET, return to the fall-through block. */
+            ir_gen_movi(ir, cpu_gpr(ctx, LINX_REG_RA), (int64_t)fall);
+        }
+        if (bs->kind == LINX_BR_CALL) {
+            gen_goto_block_target(ctx, 1);
+        } else {
+            gen_goto_dynamic(ctx, cpu_field(ctx, tgt));
+        }
+        break;
+    case LINX_BR_IND:
+        gen_goto_dynamic(ctx, cpu_field(ctx, tgt));
+        break;
+    case LINX_BR_COND:
+    case LINX_BR_RET:
+        if (!bs->carg_set) {
+            /* CARG is still its reset value 0: always fall through. */
+            gen_goto_static(ctx, 0, fall);
+            break;
+        }
+        l_fall = ir_label(ir);
+        ir_gen_brcond(ir, IR_COND_EQ, cpu_field(ctx, carg), gen_const(ctx, 0), l_fall);
+        if (bs->kind == LINX_BR_COND) {
+            gen_goto_block_target(ctx, 1);
+        } else {
+            gen_goto_dynamic(ctx, cpu_field(ctx, tgt));
+        }
+        ir_gen_set_label(ir, l_fall);
+        gen_goto_static(ctx, 0, fall);
+        break;
+    case LINX_BR_FALL:
+    default:
+        gen_goto_static(ctx, 0, fall);
+        break;
+    }
+}
+
+/* End the TB in the middle of the block: the rest runs in a resume TB. */
+static void gen_cut(DisasContext *ctx, uint64_t next)
+{
+    gen_count_insns(ctx);
+    ir_gen_movi(ctx->ir, cpu_field(ctx, resume), 1);
+    gen_goto_static(ctx, 0, next);
+}
+
+static bool peek_insn(DisasContext *ctx, uint64_t pc, LinxInsn *insn);
+
+/* ======================================================================
+ * Per-class translators
+ * ====================================================================== */
+
+#include "insn_trans/trans_alu.c.inc"
+#include "insn_trans/trans_agu.c.inc"
+#include "insn_trans/trans_bru.c.inc"
+#include "insn_trans/trans_bbd.c.inc"
+#include "insn_trans/trans_cmd.c.inc"
+#include "insn_trans/trans_amo.c.inc"
+#include "insn_trans/trans_sys.c.inc"
+#include "insn_trans/trans_fsu.c.inc"
+#include "insn_trans/trans_vec.c.inc"
+
+/* Translate the current instruction; false = no translator (illegal). */
+static bool trans_insn(DisasContext *ctx)
+{
+    const LinxFormInfo *fi = linx_form(ctx->insn->form);
+
+    /* A tile/kernel header holds only B.* descriptors (digest 3.3). */
+    if (ctx->bs.is_header && !linx_form_is_marker(ctx->insn->form) &&
+        !trans_is_header_descriptor(ctx->insn->form)) {
+        return false;
+    }
+    switch (fi->uop) {
+    case LINX_UOP_ALU:
+        return trans_alu(ctx);
+    case LINX_UOP_AGU:
+        return trans_agu(ctx);
+    case LINX_UOP_BRU:
+        return trans_bru(ctx);
+    case LINX_UOP_BBD:
+    case LINX_UOP_CMD:
+        return trans_bbd(ctx) || trans_cmd(ctx);
+    case LINX_UOP_AMO:
+        return trans_amo(ctx);
+    case LINX_UOP_SYS:
+        return trans_sys(ctx);
+    case LINX_UOP_FSU:
+        return trans_fsu(ctx);
+    case LINX_UOP_VEC:
+        return trans_vec(ctx);
+    default:
+        return false;
+    }
+}
+
+/* ======================================================================
+ * Fetch and the translation loop
+ * ====================================================================== */
+
+typedef enum FetchResult {
+    FETCH_OK,
+    FETCH_FAULT,   /* code not readable/executable: *fault_addr */
+    FETCH_ILLEGAL, /* no form matches */
+} FetchResult;
+
+static FetchResult fetch_insn(CPULinxState *env, uint64_t pc, LinxInsn *insn,
+                              uint64_t *fault_addr)
+{
+    uint8_t buf[8];
+    unsigned len;
+
+    if (guest_mem_read(env->mem, pc, buf, 2, GM_PROT_EXEC, fault_addr) != GM_OK) {
+        return FETCH_FAULT;
+    }
+    len = linx_insn_length((uint16_t)(buf[0] | buf[1] << 8));
+    if (len > 2 &&
+        guest_mem_read(env->mem, pc + 2, buf + 2, len - 2, GM_PROT_EXEC, fault_addr) != GM_OK) {
+        return FETCH_FAULT;
+    }
+    if (linx_decode(buf, len, insn) != LINX_DECODE_OK) {
+        insn->len = (uint8_t)len;
+        return FETCH_ILLEGAL;
+    }
+    return FETCH_OK;
+}
+
+/* Decode the instruction at @pc without translating it (peeking at the
+ * next instruction, e.g. the SETRET that turns a DIRECT header into a
+ * call); false when it cannot be fetched or decoded. */
+static bool peek_insn(DisasContext *ctx, uint64_t pc, LinxInsn *insn)
+{
+    uint64_t fault;
+
+    return fetch_insn(ctx->env, pc, insn, &fault) == FETCH_OK;
+}
+
+/* Translate one instruction at ctx->pc (already fetched into @insn). */
+static void translate_one(DisasContext *ctx, const LinxInsn *insn)
+{
+    ctx->insn = insn;
+    ctx->next_pc = ctx->pc + insn->len;
+    ctx->jump = DISAS_NEXT;
+    ir_gen_insn_start(ctx->ir, ctx->pc, ctx->insn_index);
+    if (!trans_insn(ctx)) {
+        gen_illegal(ctx);
+    }
+    /* Only a call header's very next instruction may fuse a SETRET. */
+    if (!linx_form_is_marker(insn->form)) {
+        ctx->bs.setret_ok = false;
+    }
+}
+
+/*
+ * Rebuild the block state at @pc by translating the block from @bpc up to
+ * @pc into @ctx->ir (the caller drops those ops).  Fails when @pc is not
+ * reached by decoding forward from a marker at @bpc.
+ */
+static bool linx_block_replay(DisasContext *ctx, uint64_t bpc, uint64_t pc)
+{
+    LinxInsn insn;
+    uint64_t fault;
+
+    ctx->replay = true;
+    ctx->pc = bpc;
+    for (unsigned n = 0; n < LINX_REPLAY_MAX_INSNS && ctx->pc < pc; n++) {
+        if (fetch_insn(ctx->env, ctx->pc, &insn, &fault) != FETCH_OK) {
+            break;
+        }
+        if (n == 0 ? !linx_form_is_marker(insn.form) : linx_form_is_marker(insn.form)) {
+            break;
+        }
+        translate_one(ctx, &insn);
+        if (ctx->jump != DISAS_NEXT) {
+            break;
+        }
+        ctx->pc = ctx->next_pc;
+    }
+    ctx->replay = false;
+    return ctx->pc == pc && ctx->jump == DISAS_NEXT;
+}
+
+/* Block state for a TB entered mid-block at @pc: replay from env->bpc, and
+ * guard the TB against being entered with another env->bpc. */
+static void gen_resume_prologue(DisasContext *ctx, uint64_t pc)
+{
+    IRContext *ir = ctx->ir;
+    uint64_t bpc = ctx->env->bpc;
+    IRLabel l_ok;
+
+    if (!linx_block_replay(ctx, bpc, pc)) {
+        /* Unreachable from env->bpc (a debugger or handler moved pc):
+         * continue as if a plain FALL block started here. */
+        memset(&ctx->bs, 0, sizeof(ctx->bs));
+        ctx->bs.bpc = bpc;
+        ctx->bs.kind = LINX_BR_FALL;
+    }
+    ir_reset(ir);
+    ctx->pc = pc;
+    l_ok = ir_label(ir);
+    ir_gen_brcond(ir, IR_COND_EQ, cpu_field(ctx, bpc), gen_const(ctx, (int64_t)bpc), l_ok);
+    gen_helper_resume_mismatch(ctx, IR_NO_TEMP, ir->env);
+    ir_gen_exit_tb(ir, 0);
+    ir_gen_set_label(ir, l_ok);
+    ir_gen_movi(ir, cpu_field(ctx, resume), 0);
+}
+
+/* The TB for a branch to a non-marker: raise E_BLOCK(EC_CFI) (TB_C_CFI_BAD). */
+static void gen_cfi_bad_tb(DisasContext *ctx)
+{
+    ctx->tb->cflags |= TB_C_CFI_BAD;
+    gen_helper_cfi_bad_target(ctx, IR_NO_TEMP, ctx->ir->env, gen_const(ctx, (int64_t)ctx->pc));
+    ir_gen_exit_tb(ctx->ir, 0);
+}
+
+static bool same_page(uint64_t a, uint64_t b)
+{
+    return ((a ^ b) & GUEST_PAGE_MASK) == 0;
+}
+
+void linx_translate_block(CPULinxState *env, IRContext *ir, TranslationBlock *tb)
+{
+    DisasContext ctx_s;
+    DisasContext *ctx = &ctx_s;
+    LinxInsn insn;
+    uint64_t fault = 0;
+    FetchResult fr;
+    bool resume = tb->flags & TB_F_RESUME;
+
+    memset(ctx, 0, sizeof(*ctx));
+    ctx->env = env;
+    ctx->ir = ir;
+    ctx->tb = tb;
+    ir_reset(ir);
+    map_globals(ctx);
+    tb->icount = 0;
+    tb->size = 0;
+    ctx->pc = tb->pc;
+
+    fr = fetch_insn(env, tb->pc, &insn, &fault);
+    if (resume && !(fr == FETCH_OK && linx_form_is_marker(insn.form))) {
+        gen_resume_prologue(ctx, tb->pc);
+    } else if (fr == FETCH_OK && !linx_form_is_marker(insn.form)) {
+        tb->size = insn.len;
+        gen_cfi_bad_tb(ctx);
+        return;
+    }
+
+    for (;;) {
+        if (ctx->insn_index > 0) {
+            fr = fetch_insn(env, ctx->pc, &insn, &fault);
+        }
+        if (fr == FETCH_FAULT) {
+            if (ctx->insn_index > 0) {
+                /* Let the faulting fetch happen in its own TB, so the TB
+                 * so far still runs. */
+                gen_cut(ctx, ctx->pc);
+                break;
+            }
+            ctx->insn = &insn;
+            insn.raw = 0;
+            gen_raise(ctx, (ctx->pc & 1) ? LINX_TRAP_INST_PC_FAULT : LINX_TRAP_INST_PAGE_FAULT,
+                      0, (ctx->pc & 1) ? ctx->pc : fault);
+            tb->size = 2;
+            break;
+        }
+        if (ctx->insn_index > 0) {
+            /* The next marker ends the block: commit, marker not included. */
+            if (fr == FETCH_OK && linx_form_is_marker(insn.form)) {
+                gen_commit(ctx, ctx->pc);
+                break;
+            }
+            /* Stay within two pages, LINX_TB_MAX_INSNS, one insn per TB
+             * when asked. */
+            if ((tb->flags & TB_F_ONE_INSN) || ctx->insn_index >= LINX_TB_MAX_INSNS ||
+                !same_page(tb->pc, ctx->pc)) {
+                gen_cut(ctx, ctx->pc);
+                break;
+            }
+        }
+        if (fr == FETCH_ILLEGAL) {
+            ctx->insn = &insn;
+            insn.raw = 0;
+            ctx->next_pc = ctx->pc + insn.len;
+            gen_illegal(ctx);
+        } else {
+            translate_one(ctx, &insn);
+            if (ctx->jump == DISAS_NEXT && (tb->flags & TB_F_TRACE)) {
+                gen_helper_trace_insn(ctx, IR_NO_TEMP, ir->env, gen_const(ctx, (int64_t)ctx->pc),
+                                      gen_const(ctx, (int64_t)insn.raw),
+                                      gen_const(ctx, insn.len));
+            }
+        }
+        ctx->insn_index++;
+        tb->icount = ctx->insn_index;
+        tb->size = (uint32_t)(ctx->next_pc - tb->pc);
+        if (ctx->jump == DISAS_NORETURN) {
+            break;
+        }
+        if (ctx->jump == DISAS_COMMIT) {
+            gen_commit(ctx, ctx->next_pc);
+            break;
+        }
+        ctx->pc = ctx->next_pc;
+    }
+}
+
+/* ======================================================================
+ * Block state for traps, dumps and the debugger (cpu.h)
+ * ====================================================================== */
+
+bool linx_cpu_sync_block_state(CPULinxState *env)
+{
+    IRContext *ir = ir_context_new();
+    TranslationBlock tb;
+    DisasContext ctx;
+    bool ok;
+
+    memset(&tb, 0, sizeof(tb));
+    memset(&ctx, 0, sizeof(ctx));
+    linx_translate_init(ir);
+    ir_reset(ir);
+    ctx.env = env;
+    ctx.ir = ir;
+    ctx.tb = &tb;
+    map_globals(&ctx);
+    ok = env->pc == env->bpc || linx_block_replay(&ctx, env->bpc, env->pc);
+    if (env->pc == env->bpc) {
+        memset(&ctx.bs, 0, sizeof(ctx.bs));
+        ctx.bs.kind = LINX_BR_FALL;
+    }
+    if (ok) {
+        const LinxBlockState *bs = &ctx.bs;
+        env->t_head = bs->t_head;
+        env->u_head = bs->u_head;
+        for (unsigned k = bs->t_count + 1; k <= LINX_QUEUE_DEPTH; k++) {
+            env->tq[(bs->t_head - (k - 1)) & (LINX_QUEUE_DEPTH - 1)] = 0;
+        }
+        for (unsigned k = bs->u_count + 1; k <= LINX_QUEUE_DEPTH; k++) {
+            env->uq[(bs->u_head - (k - 1)) & (LINX_QUEUE_DEPTH - 1)] = 0;
+        }
+        env->br_kind = bs->kind;
+        env->blk_type = bs->type;
+        env->hdr_target = bs->has_target ? bs->target : 0;
+        env->tgt_set = bs->tgt_set;
+        if (!bs->carg_set) {
+            env->carg = 0;
+        }
+        if (!bs->tgt_set) {
+            env->tgt = 0;
+        }
+        for (unsigned i = 0; i < 3; i++) {
+            if (!(bs->lb_written & (1u << i))) {
+                env->lb[i] = 0;
+            }
+        }
+    }
+    ir_context_free(ir);
+    return ok;
+}
+
+uint64_t linx_cpu_queue_read(const CPULinxState *env, bool u, unsigned k)
+{
+    const uint64_t *q = u ? env->uq : env->tq;
+    uint64_t head = u ? env->u_head : env->t_head;
+
+    if (k < 1 || k > LINX_QUEUE_DEPTH) {
+        return 0;
+    }
+    return q[(head - (k - 1)) & (LINX_QUEUE_DEPTH - 1)];
+}
