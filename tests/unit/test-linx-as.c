@@ -23,7 +23,9 @@
 #include <cmocka.h>
 
 #include "as-internal.h"
+#include "hw/linx/tma.h"
 #include "linx-as.h"
+#include "template.h"
 #include "target/linx/decode.h"
 #include "util/elf-file.h"
 
@@ -515,7 +517,7 @@ static void test_template_tstore_seed000(void **state)
           { 0, 0, 1, 0, 7, 0 } },
         { LINX_F_B_IOR, { LINX_FLD_RegSrc0, LINX_FLD_RegSrc1 }, { REG_A2, 0 } },
         { LINX_F_BSTART_TSTORE, { LINX_FLD_DataType }, { 1 } },
-        { LINX_F_B_DATR, { LINX_FLD_Layout }, { 1 } }, /* NZ2ND = ND2NZ selector */
+        { LINX_F_B_DATR, { LINX_FLD_Layout }, { 27 } }, /* NZ2ND, store numbering */
         { LINX_F_C_B_DIMI, { LINX_FLD_imm8 }, { 100 } },
         { LINX_F_B_DIM_LB1, { LINX_FLD_RegSrc }, { REG_A0 } },
         { LINX_F_B_DIM_LB2, { LINX_FLD_RegSrc, LINX_FLD_uimm17 }, { REG_A1, 10 } },
@@ -539,7 +541,7 @@ static void test_template_tstore_defaults_multi(void **state)
     const uint8_t *d = section(as, ".text", &addr, &size);
     const Expect e[] = {
         { LINX_F_BSTART_TSTORE, { LINX_FLD_DataType }, { 3 } },
-        { LINX_F_B_DATR, { LINX_FLD_Layout }, { 8 } },
+        { LINX_F_B_DATR, { LINX_FLD_Layout }, { 18 } }, /* ZN2DN */
         { LINX_F_B_DIM_LB0, { LINX_FLD_RegSrc, LINX_FLD_uimm17 }, { REG_A3, 4 } },
         { LINX_F_C_B_DIMI, { LINX_FLD_imm8, LINX_FLD_LoopNest }, { 1, 1 } }, /* ValidRow 1 */
         { LINX_F_B_DIM_LB2, { LINX_FLD_RegSrc, LINX_FLD_uimm17 }, { REG_A3, 4 } }, /* Col */
@@ -593,7 +595,7 @@ static void test_template_tload(void **state)
         { LINX_F_B_IOTI_G1, { LINX_FLD_DstTile, LINX_FLD_imm5 }, { 0, 8 } },
         { LINX_F_B_IOR, { LINX_FLD_RegSrc0 }, { REG_A0 } },
         { LINX_F_BSTART_TLOAD, { LINX_FLD_DataType }, { 2 } },
-        { LINX_F_B_DATR, { LINX_FLD_Layout }, { 3 } },
+        { LINX_F_B_DATR, { LINX_FLD_Layout }, { 3 } }, /* ND2ZN, load numbering */
         { LINX_F_C_B_DIMI, { LINX_FLD_imm8 }, { 8 } },
         { LINX_F_C_B_DIMI, { LINX_FLD_imm8 }, { 1 } },
         { LINX_F_C_B_DIMI, { LINX_FLD_imm8 }, { 8 } },
@@ -660,6 +662,31 @@ static void test_template_mpar_seed004(void **state)
     check_expansion(d, size, e, sizeof(e) / sizeof(e[0]));
     assert_int_equal(body, (int64_t)(addr + size));
     linx_as_free(as);
+}
+
+/* The B.DATR layout codes are the ones the tile engine decodes. */
+static void test_datr_codes_match_tile_engine(void **state)
+{
+    static const char *const store_names[] = { "NORM", "NZ2ND", "ZN2ND", "NZ2DN", "ZN2DN" };
+    static const char *const load_names[] = { "NORM", "ND2NZ", "ND2ZN", "DN2NZ", "DN2ZN" };
+    (void)state;
+
+    for (unsigned l = 0; l < TMA_LAYOUT__COUNT; l++) {
+        TmaLayout got;
+        unsigned st = tmpl_datr_code(true, store_names[l], strlen(store_names[l]));
+        unsigned ld = tmpl_datr_code(false, load_names[l], strlen(load_names[l]));
+        assert_int_equal(st, tma_datr_code(TMA_OP_TSTORE, (TmaLayout)l));
+        assert_int_equal(ld, tma_datr_code(TMA_OP_TLOAD, (TmaLayout)l));
+        assert_true(tma_layout_from_datr(TMA_OP_TSTORE, st, &got));
+        assert_int_equal(got, l);
+        assert_true(tma_layout_from_datr(TMA_OP_TLOAD, ld, &got));
+        assert_int_equal(got, l);
+        /* Either spelling names the same layout. */
+        assert_int_equal(tmpl_datr_code(true, load_names[l], strlen(load_names[l])), st);
+        assert_int_equal(tmpl_datr_code(false, store_names[l], strlen(store_names[l])), ld);
+        assert_string_equal(tma_layout_name(TMA_OP_TSTORE, (TmaLayout)l), store_names[l]);
+    }
+    assert_int_equal(tmpl_datr_code(true, "XY2Z", 4), TMPL_BAD_LAYOUT);
 }
 
 /* ---- seed kernel bodies ------------------------------------------------------- */
@@ -764,6 +791,7 @@ int main(void)
         cmocka_unit_test(test_template_tstore_defaults_multi),
         cmocka_unit_test(test_template_tload),
         cmocka_unit_test(test_template_mpar_seed004),
+        cmocka_unit_test(test_datr_codes_match_tile_engine),
         cmocka_unit_test(test_seed_body_rewrite),
         cmocka_unit_test(test_listing),
         cmocka_unit_test(test_odd_input),

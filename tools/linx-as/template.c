@@ -36,15 +36,37 @@ static const NameCode dtype_names[] = {
 };
 
 /*
- * Layout codes of B.DATR (and B.ARG's format field): a layout pair names
- * the GM side and the TR side, so TSTORE's store-direction names and
- * TLOAD's load-direction names of the same pair share a code
- * (shared/docs/decisions.md item 4, digest 4.2).
+ * Layouts, named by (GM side, TR side).  TSTORE's store-direction names
+ * and TLOAD's load-direction names of the same pair are the same layout
+ * (shared/docs/decisions.md item 4), but B.DATR encodes them with
+ * direction-dependent codes: LinxISA's PTO-0.58 numbering, the one the
+ * tile engine decodes (hw/linx/tma.h, tma_datr_code(); a unit test keeps
+ * the two tables equal).
  */
+enum { LAYOUT_NORM, LAYOUT_ND_NZ, LAYOUT_ND_ZN, LAYOUT_DN_NZ, LAYOUT_DN_ZN, LAYOUT__COUNT };
+
 static const NameCode layout_names[] = {
-    { "NORM", 0 },  { "ND2NZ", 1 }, { "NZ2ND", 1 }, { "ND2ZN", 3 }, { "ZN2ND", 3 },
-    { "DN2ZN", 8 }, { "ZN2DN", 8 }, { "DN2NZ", 9 }, { "NZ2DN", 9 },
+    { "NORM", LAYOUT_NORM },   { "ND2NZ", LAYOUT_ND_NZ }, { "NZ2ND", LAYOUT_ND_NZ },
+    { "ND2ZN", LAYOUT_ND_ZN }, { "ZN2ND", LAYOUT_ND_ZN }, { "DN2NZ", LAYOUT_DN_NZ },
+    { "NZ2DN", LAYOUT_DN_NZ }, { "DN2ZN", LAYOUT_DN_ZN }, { "ZN2DN", LAYOUT_DN_ZN },
 };
+
+static const uint8_t datr_load_codes[LAYOUT__COUNT] = { 0, 4, 3, 9, 8 };
+static const uint8_t datr_store_codes[LAYOUT__COUNT] = { 0, 27, 17, 28, 18 };
+
+unsigned tmpl_datr_code(bool store, const char *name, size_t len)
+{
+    int l = -1;
+    for (size_t i = 0; i < sizeof(layout_names) / sizeof(layout_names[0]); i++) {
+        if (as_word_eq(name, len, layout_names[i].name)) {
+            l = layout_names[i].code;
+        }
+    }
+    if (l < 0) {
+        return TMPL_BAD_LAYOUT;
+    }
+    return store ? datr_store_codes[l] : datr_load_codes[l];
+}
 
 /* TLOAD pad policies (B.DATR Pad, as B.ARG's Null/Zero/Max/Min). */
 static const NameCode pad_names[] = {
@@ -626,8 +648,9 @@ bool as_template_parse(LinxAs *as, AsStmt *st)
         t->layout = 0; /* NORM */
         if (dot) {
             size_t n = mlen - (size_t)(dot + 1 - mn);
-            t->layout = lookup(layout_names, sizeof(layout_names) / sizeof(layout_names[0]), dot + 1, n);
-            if (t->layout < 0) {
+            unsigned code = tmpl_datr_code(t->kind == TMPL_TSTORE, dot + 1, n);
+            t->layout = (int)code;
+            if (code == TMPL_BAD_LAYOUT) {
                 return perr(&ps, dot + 1,
                             "wrong operand kind: unknown layout '%.*s' (NORM, NZ2ND, ZN2ND, NZ2DN, ZN2DN, ND2NZ, ND2ZN, DN2NZ, DN2ZN)",
                             (int)n, dot + 1);

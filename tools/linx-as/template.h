@@ -17,6 +17,7 @@
 #define LINX_TOOLS_AS_TEMPLATE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define TMPL_MAX_SRC 8
@@ -105,6 +106,12 @@ typedef struct AsTemplate {
     TmplInsn insn[TMPL_MAX_INSNS];
     int ninsn;
 } AsTemplate;
+
+#define TMPL_BAD_LAYOUT 0xffu
+
+/* B.DATR Layout code of a layout name (either direction's spelling) for a
+ * TSTORE (@store) or a TLOAD; TMPL_BAD_LAYOUT for an unknown name. */
+unsigned tmpl_datr_code(bool store, const char *name, size_t len);
 
 /* Tile DataType codes (v0.4, digest section 4.1). */
 int tmpl_dtype_code(const char *name, size_t len);
