@@ -494,7 +494,7 @@ def descriptor_templates(fm):
         return "B.ATTR{attr}", None, ["B.CATR{attr}"]
     if m == "B.DATR":
         return ("B.DATR\t{e:Layout;bargfmt}, {e:DataType;dtype}, {e:Pad;pad}, "
-                "cmode{i:CMode}, rmode{i:RMode}{flag:Sat;sat}{flag:Canon;canon}"), None, []
+                "cmode={i:CMode}, rmode={i:RMode}{flag:Sat;sat}{flag:Canon;canon}"), None, []
     if m == "B.DIM":
         lb = i[-3:].lower()
         return "B.DIM\t{r:RegSrc}, {i:uimm17}, \t->" + lb, None, []

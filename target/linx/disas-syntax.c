@@ -49,6 +49,25 @@ bool linx_syn_token_eq(const char *s, size_t len, const char *name)
     return strlen(name) == len && strncasecmp(s, name, len) == 0;
 }
 
+int linx_syn_setc_shamt(int64_t value, const LinxFormField *imm, unsigned max_shamt)
+{
+    int64_t lo = imm->is_signed ? -((int64_t)1 << (imm->width - 1)) : 0;
+    int64_t hi = imm->is_signed ? ((int64_t)1 << (imm->width - 1)) - 1
+                                : ((int64_t)1 << imm->width) - 1;
+
+    for (unsigned sh = 0; sh <= max_shamt && sh < 63; sh++) {
+        int64_t part;
+        if (sh && (value & ((INT64_C(1) << sh) - 1))) {
+            return -1;
+        }
+        part = value >> sh;
+        if (part >= lo && part <= hi) {
+            return (int)sh;
+        }
+    }
+    return -1;
+}
+
 /* ---- 5-bit registers ------------------------------------------------ */
 
 const char *const linx_reg5_names[32] = {

@@ -200,6 +200,11 @@ typedef struct LinxLegacyTileOp {
 } LinxLegacyTileOp;
 extern const LinxLegacyTileOp linx_legacy_tile_ops[LINX_LEGACY_TILE_OPS];
 
+/* SETC immediates are (imm << shamt): the shamt the assembler picks for
+ * @value, the smallest that makes value >> shamt fit @imm; -1 if none up to
+ * @max_shamt.  The printer writes "imm<<shamt" for any other encoding. */
+int linx_syn_setc_shamt(int64_t value, const LinxFormField *imm, unsigned max_shamt);
+
 /* Case-insensitive comparison of a token with a NUL-terminated name. */
 bool linx_syn_token_eq(const char *s, size_t len, const char *name);
 

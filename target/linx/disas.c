@@ -120,6 +120,7 @@ enum {
     REGID10_PUSH_T = 31,
     REGID10_PUSH_U = 30,
     REGID10_NUM_VEC_PUSH = 4,
+    REGID10_QUEUE_STRIDE = 8,
     TILE_SIZE_CODE_BIAS = 4,       /* bytes = 2^(code + 4) */
     LEGACY_TILE_SIZE_MAX_CODE = 8, /* the v0.3 printer clamps at 4KB */
     DSTTILE_NONE = 7,
@@ -173,13 +174,21 @@ static void print_regid10_type(DisasCtx *c, unsigned code, bool fp)
     }
 }
 
+/* Vector queue registers with the .reuse hint (class 3) print as
+ * "vt#1.reuse"; unnamed class-3 codes print as "vr<n>", which already
+ * says the class. */
+static bool regid10_reuse_suffix(unsigned code)
+{
+    return ((code >> REGID10_CLASS_SHIFT) & 3) == REGID10_CLASS_REUSE &&
+           (code & 31) % REGID10_QUEUE_STRIDE < REGID10_NUM_VEC_PUSH;
+}
+
 static void print_regid10(DisasCtx *c, unsigned code, unsigned arg)
 {
     char tmp[16];
-    unsigned cls = (code >> REGID10_CLASS_SHIFT) & 3;
 
     out_puts(&c->o, linx_syn_regid10_name(code, tmp, sizeof(tmp)));
-    if (cls == REGID10_CLASS_REUSE) {
+    if (regid10_reuse_suffix(code)) {
         out_puts(&c->o, ".reuse");
     }
     if ((arg & LINX_SYN_V_BASE) && (code >> REGID10_WIDTH_SHIFT) == (1u << 2)) {
@@ -203,7 +212,7 @@ static void print_regid10_dst(DisasCtx *c, unsigned code)
         out_puts(&c->o, "u");
     } else {
         out_puts(&c->o, linx_syn_regid10_name(code, tmp, sizeof(tmp)));
-        if (cls == REGID10_CLASS_REUSE) {
+        if (regid10_reuse_suffix(code)) {
             out_puts(&c->o, ".reuse");
         }
     }
@@ -463,8 +472,12 @@ static void print_item(DisasCtx *c, const LinxSynItem *it)
         break;
     case LINX_SYN_SH: {
         int64_t imm = fv(c, it->fld[0]), sh = fv(c, it->fld[1]);
-        if (sh == 0 || (imm & 1)) {
-            out_printf(o, "%" PRId64, (int64_t)((uint64_t)imm << sh));
+        int64_t value = (int64_t)((uint64_t)imm << sh);
+        const LinxFormField *sf = field_info(c, it->fld[1]);
+        unsigned max_sh = sf ? (1u << sf->width) - 1 : 0;
+        if (linx_syn_setc_shamt(value, field_info(c, it->fld[0]), max_sh) == sh &&
+            value >> sh == imm) {
+            out_printf(o, "%" PRId64, value);
         } else {
             out_printf(o, "%" PRId64 "<<%" PRId64, imm, sh);
         }
