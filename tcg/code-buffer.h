@@ -8,6 +8,17 @@
  * checks space), then commit or abandon.  When the buffer is full the TB
  * being built is abandoned and the exec layer flushes all translations and
  * starts again.
+ *
+ * Layout:  [0, reserved)  prologue/epilogue (kept across resets)
+ *          [reserved, used)  committed TB code
+ *          [start, cur)   the code being built (start == used)
+ *
+ * Usage (backend):
+ *   uint8_t *p = code_buffer_begin(cb);
+ *   code_buffer_emit8(cb, 0xc3);                 // ret
+ *   if (code_buffer_overflowed(cb)) { code_buffer_abandon(cb); return false; }
+ *   const void *code = code_buffer_commit(cb);   // RX address of p
+ *   ... after the prologue: code_buffer_set_reserved(cb);
  */
 #ifndef LINX_TCG_CODE_BUFFER_H
 #define LINX_TCG_CODE_BUFFER_H
@@ -16,6 +27,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Default size (the exec layer's LinxExecOptions.code_buffer_size = 0). */
+#define CODE_BUFFER_DEFAULT_SIZE (64u * 1024 * 1024)
+/* Committed code starts on this boundary (cache lines). */
+#define CODE_BUFFER_ALIGN 16
+
 typedef struct CodeBuffer {
     uint8_t *rw;      /* writable view */
     const uint8_t *rx; /* executable view (same offsets) */
@@ -23,8 +39,14 @@ typedef struct CodeBuffer {
     size_t used;      /* committed bytes */
     size_t reserved;  /* start of the code after the prologue (kept on flush) */
     int fd;
+    /* Builder state. */
+    size_t start;     /* offset of the code being built */
+    size_t cur;       /* next byte to emit */
+    bool overflow;    /* an append did not fit since code_buffer_begin */
 } CodeBuffer;
 
+/* Map @size bytes (rounded up to host pages).  False (with errno set and
+ * nothing mapped) when memfd or mmap fails. */
 bool code_buffer_init(CodeBuffer *cb, size_t size);
 void code_buffer_destroy(CodeBuffer *cb);
 
@@ -41,5 +63,64 @@ static inline uint8_t *code_buffer_rw(const CodeBuffer *cb, const void *rx)
 
 /* Drop all code after the prologue. */
 void code_buffer_reset(CodeBuffer *cb);
+
+/* Mark everything committed so far as the prologue (kept by reset). */
+void code_buffer_set_reserved(CodeBuffer *cb);
+
+/* ---- Builder ---- */
+
+/* Start building at the first free byte; returns its RW address. */
+uint8_t *code_buffer_begin(CodeBuffer *cb);
+
+/* Append @n bytes; false (and the overflow flag) when they do not fit. */
+bool code_buffer_emit(CodeBuffer *cb, const void *bytes, size_t n);
+
+static inline bool code_buffer_emit8(CodeBuffer *cb, uint8_t v)
+{
+    if (cb->cur >= cb->size) {
+        cb->overflow = true;
+        return false;
+    }
+    cb->rw[cb->cur++] = v;
+    return true;
+}
+
+static inline bool code_buffer_emit32(CodeBuffer *cb, uint32_t v)
+{
+    return code_buffer_emit(cb, &v, sizeof(v));
+}
+
+static inline bool code_buffer_emit64(CodeBuffer *cb, uint64_t v)
+{
+    return code_buffer_emit(cb, &v, sizeof(v));
+}
+
+/* RW address of the next byte, and bytes emitted since begin. */
+static inline uint8_t *code_buffer_ptr(const CodeBuffer *cb)
+{
+    return cb->rw + cb->cur;
+}
+
+static inline size_t code_buffer_offset(const CodeBuffer *cb)
+{
+    return cb->cur - cb->start;
+}
+
+static inline bool code_buffer_overflowed(const CodeBuffer *cb)
+{
+    return cb->overflow;
+}
+
+/* Bytes still free after the current position. */
+static inline size_t code_buffer_room(const CodeBuffer *cb)
+{
+    return cb->size - cb->cur;
+}
+
+/* Keep the code built since begin; returns its RX address, or NULL when
+ * an append overflowed (the code is then abandoned). */
+const void *code_buffer_commit(CodeBuffer *cb);
+/* Forget the code built since begin. */
+void code_buffer_abandon(CodeBuffer *cb);
 
 #endif /* LINX_TCG_CODE_BUFFER_H */

@@ -1,18 +1,42 @@
 /*
  * The execution loop (modelled on QEMU's accel/tcg/cpu-exec.c).
  *
- *   LinxExecContext *ec = linx_exec_new(&opts);   // TB cache, code buffer
- *   env->exec = ec;
+ *   LinxExecOptions opts;
+ *   linx_exec_options_init(&opts);            // defaults + LINX_COMMIT_TRACE
+ *   ... linx_exec_parse_option() for -accel, -d, -D, -trace-commit, ...
+ *   LinxExecContext *ec = linx_exec_new(&opts, err, sizeof(err));
+ *   env->mem = gm;
+ *   linx_exec_attach_cpu(ec, env);            // env->exec = ec, TLB reset
  *   for (;;) {
  *       int r = cpu_exec(env);
  *       if (r == EXCP_EXIT) break;           // guest asked to stop
  *       ... handle EXCP_TRAP (deliver a signal / stop the machine) ...
  *   }
+ *   linx_exec_free(ec);
  *
  * cpu_exec() looks up (or translates) the TB for (env->pc, flags), runs
  * it under the selected backend (JIT or interpreter), follows chained
- * jumps, and returns when a helper calls cpu_loop_exit() (exceptions,
- * exit requests) or an exit is requested.
+ * jumps, and returns when a helper ends the run (an exception, an exit
+ * request) or env->exit_request is set.
+ *
+ * Leaving translated code: helpers call cpu_loop_exit(env), which unwinds
+ * (siglongjmp) to cpu_exec.  If a reason was set first (linx_raise_exception
+ * sets EXCP_TRAP; linx_cpu_exit_with(env, EXCP_EXIT) etc.), cpu_exec
+ * returns it; otherwise it simply continues at env->pc (e.g. after FENCE.I
+ * or a syscall that changed the mappings).  Globals are in env at that
+ * point: the interpreter keeps them there, the JIT writes them back
+ * before every helper call and memory access.
+ *
+ * An exec context owns the TB cache, the code buffer, the IR context and
+ * the log.  Several CPUs of one address space may share it (they run one
+ * at a time, in one thread); each CPU keeps its own TLB and jump cache.
+ * Nothing here is global: two machines in one process use two contexts.
+ *
+ * The translator and the JIT backend are pluggable (function pointers in
+ * LinxExecOptions), so unit tests run the loop with a toy front end.  By
+ * default they are the LinxISA front end and the x86-64 backend when
+ * those are part of the build (tcg/engine-config.h); -accel jit without a
+ * backend falls back to the interpreter with a message.
  */
 #ifndef LINX_TCG_EXEC_H
 #define LINX_TCG_EXEC_H
@@ -21,6 +45,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "backend.h"
+#include "code-buffer.h"
+#include "commit-trace.h"
+#include "ir.h"
+#include "log.h"
 #include "target/linx/cpu.h"
 #include "tb.h"
 
@@ -31,6 +60,7 @@ typedef enum LinxAccel {
 
 /* Reasons cpu_exec() returns. */
 enum {
+    EXCP_NONE = -1,  /* (internal) keep running */
     EXCP_EXIT = 1,   /* the guest finished (exit syscall, EXIT register); env->exit_code */
     EXCP_TRAP = 2,   /* an architectural exception: env->trapno, traparg0, trap_pc */
     EXCP_DEBUG = 3,  /* breakpoint or single-step stop for the debugger */
@@ -38,47 +68,125 @@ enum {
     EXCP_INTERRUPT = 5, /* env->exit_request was set from outside */
 };
 
-/* Logging masks (-d). */
-enum {
-    LINX_LOG_IN_ASM = 1 << 0,
-    LINX_LOG_OP = 1 << 1,
-    LINX_LOG_OP_OPT = 1 << 2,
-    LINX_LOG_OUT_ASM = 1 << 3,
-    LINX_LOG_EXEC = 1 << 4,
-    LINX_LOG_CPU = 1 << 5,
-    LINX_LOG_INT = 1 << 6,
-    LINX_LOG_UNIMP = 1 << 7,
-    LINX_LOG_TILE = 1 << 8,
-};
+/* Front end hooks. */
+typedef void (*LinxTranslateInitFn)(IRContext *ir);
+typedef void (*LinxTranslateFn)(CPULinxState *env, IRContext *ir, TranslationBlock *tb);
+
+/* JIT backend hooks (backend.h). */
+typedef struct LinxBackendOps {
+    bool (*init)(BackendState *bs, CodeBuffer *cb);
+    bool (*gen_tb)(BackendState *bs, CodeBuffer *cb, IRContext *ir, TranslationBlock *tb,
+                   FILE *log_asm);
+    void (*set_jmp)(BackendState *bs, CodeBuffer *cb, TranslationBlock *tb, unsigned n,
+                    const TranslationBlock *dest);
+} LinxBackendOps;
 
 typedef struct LinxExecOptions {
     LinxAccel accel;
     bool one_insn_per_tb;
     unsigned log_mask;   /* LINX_LOG_* */
-    FILE *log_file;      /* -D, default stderr */
+    FILE *log_file;      /* -D as a stream (default stderr); not closed */
+    const char *log_path; /* -D as a path (opened by linx_exec_new) */
     const char *trace_commit_path; /* -trace-commit / LINX_COMMIT_TRACE */
     size_t code_buffer_size; /* 0 = default */
+    bool no_optimize;    /* run TBs as translated (optimiser differential tests) */
+    size_t max_tb_memory; /* TB + IR arena bytes before a flush; 0 = default */
+    /* Hooks; NULL = the built-in ones (when part of the build). */
+    LinxTranslateInitFn translate_init;
+    LinxTranslateFn translate;
+    const LinxBackendOps *backend;
 } LinxExecOptions;
 
 typedef struct LinxExecContext LinxExecContext;
 
-LinxExecContext *linx_exec_new(const LinxExecOptions *opts);
+/* Defaults: interpreter when no JIT is built, else JIT; LINX_COMMIT_TRACE
+ * from the environment. */
+void linx_exec_options_init(LinxExecOptions *opts);
+
+/* Parse one engine option at argv[*i]:
+ *   -accel jit|interp   -one-insn-per-tb   -d ITEMS   -D FILE
+ *   -trace-commit FILE
+ * (also spelled with two dashes).  Returns 1 and advances *i past the
+ * option and its argument when it was one, 0 when argv[*i] is not an
+ * engine option, -1 with a message in @err on a bad value, 2 after
+ * "-d help" (the list was printed; the caller exits successfully). */
+int linx_exec_parse_option(LinxExecOptions *opts, int argc, char **argv, int *i, char *err,
+                           size_t errlen);
+/* One line per option, for a --help text. */
+void linx_exec_print_options_help(FILE *f);
+
+/* NULL with a message in @err when the code buffer, the log file or the
+ * commit trace cannot be set up. */
+LinxExecContext *linx_exec_new(const LinxExecOptions *opts, char *err, size_t errlen);
 void linx_exec_free(LinxExecContext *ec);
+
+/* Bind @env to @ec: sets env->exec and env->trace, empties its TLB and
+ * jump cache, and watches env->mem (all CPUs of a context must share one
+ * address space).  cpu_exec() attaches on first use when env->exec is
+ * set but the CPU is not attached yet. */
+void linx_exec_attach_cpu(LinxExecContext *ec, CPULinxState *env);
+void linx_exec_detach_cpu(LinxExecContext *ec, CPULinxState *env);
+
+LinxAccel linx_exec_accel(const LinxExecContext *ec); /* after fallback */
+LinxLog *linx_exec_log(LinxExecContext *ec);
+IRContext *linx_exec_ir(LinxExecContext *ec);
+LinxCommitTrace *linx_exec_trace(LinxExecContext *ec);
 
 /* Run until something needs the caller; returns EXCP_*. */
 int cpu_exec(CPULinxState *env);
 
-/* Leave translated code and return to cpu_exec()'s caller-visible loop.
- * Helpers use this after setting env state (trap registers, pc). */
+/* Leave translated code (see the file comment). */
 _Noreturn void cpu_loop_exit(CPULinxState *env);
+/* cpu_loop_exit() that makes cpu_exec() return @excp (EXCP_*). */
+_Noreturn void linx_cpu_exit_with(CPULinxState *env, int excp);
 
-/* Raise an architectural exception at guest pc @pc. */
+/* Raise an architectural exception at guest pc @pc: env->trapno =
+ * trapnum | cause << 24 | ARGV (bit 62, TRAPARG0 valid), env->traparg0,
+ * env->trap_pc = env->pc = @pc; cpu_exec() returns EXCP_TRAP.  Logged
+ * under -d int. */
 _Noreturn void linx_raise_exception(CPULinxState *env, unsigned trapnum, unsigned cause,
                                     uint64_t traparg0, uint64_t pc);
 
-/* Drop all translations (FENCE.I, code buffer full, debugger changes). */
+/* Drop all translations (FENCE.I, debugger changes).  Inside cpu_exec
+ * the TBs are unlinked at once and their memory is reused once control
+ * is back in the exec loop, so a helper may call this. */
 void linx_tb_flush(CPULinxState *env);
 /* Drop the translations of one guest page (self-modifying code). */
 void linx_tb_invalidate_page(LinxExecContext *ec, uint64_t page_addr);
+
+/* ---- Indirect jumps ---- */
+
+/* The lookup helper behind goto_ptr: host code (JIT) or TB pointer
+ * (interpreter) of the TB for (env->pc, flags), or the exit address
+ * (JIT: BackendState.exit_addr; interpreter: 0) when it is not
+ * translated yet, must not be entered by a branch (TB_C_CFI_BAD), or
+ * chaining is off.  Reads globals, writes none. */
+uint64_t helper_lookup_tb_ptr(CPULinxState *env);
+extern const IRHelperInfo linx_helper_lookup_tb_ptr_info;
+
+/* Emit "call lookup_tb_ptr(env); goto_ptr" (env->pc already stored). */
+void ir_gen_lookup_and_goto_ptr(IRContext *ir);
+
+/* ---- Differential testing and debugging ---- */
+
+/* The TB for (pc, flags), translated if needed (no CFI check). */
+TranslationBlock *linx_exec_tb_find(CPULinxState *env, uint64_t pc, uint32_t flags);
+/* Run exactly one TB at env->pc under @accel (the JIT falls back to the
+ * interpreter when not built), without chaining from it; returns EXCP_*
+ * when the TB left through cpu_loop_exit, else 0.  For comparing the two
+ * backends TB by TB (set LINX_LOG_NOCHAIN so no earlier chain is
+ * followed inside host code). */
+int linx_exec_step(CPULinxState *env, LinxAccel accel);
+
+typedef struct LinxExecStats {
+    uint64_t tbs_translated;
+    uint64_t tbs_executed;   /* entered from the loop (not chained) */
+    uint64_t chains;         /* goto_tb links made */
+    uint64_t flushes;
+    uint64_t invalidations;  /* TBs invalidated (SMC, unmap, ...) */
+    uint64_t jc_hits, jc_misses; /* per-CPU jump cache */
+    uint64_t buffer_full;    /* code buffer flushes */
+} LinxExecStats;
+void linx_exec_get_stats(const LinxExecContext *ec, LinxExecStats *st);
 
 #endif /* LINX_TCG_EXEC_H */

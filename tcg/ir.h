@@ -100,6 +100,11 @@ typedef enum IRCond {
     IR_COND_TSTNE, /* (a & b) != 0 */
 } IRCond;
 
+#define IR_NB_CONDS (IR_COND_TSTNE + 1)
+
+/* "eq", "ltu", ... ("?" when out of range). */
+const char *ir_cond_name(unsigned cond);
+
 /* Guest memory operation descriptor (qemu_ld/qemu_st c0). */
 typedef enum IRMemOp {
     IR_MO_8 = 0,
@@ -171,12 +176,26 @@ IRLabel ir_label(IRContext *ir);
 /* Append one op; @args holds nout + nin + nconst values. */
 IRInsn *ir_emit(IRContext *ir, IROpcode op, const uint64_t *args);
 
-/* Call @h with @nargs temps; @ret receives the result (IR_NO_TEMP if none). */
+/* Call @h with @nargs temps; @ret receives the result (IR_NO_TEMP if none).
+ * The helper is added to the context's table on first use (ir_helper_index):
+ * helper records must outlive the context. */
 void ir_gen_call(IRContext *ir, const IRHelperInfo *h, IRTemp ret, unsigned nargs,
                  const IRTemp *args);
 
-/* Print the op list (for -d op / op_opt). */
+/* Index of @h in the helper table (added if new).  Indices never change. */
+unsigned ir_helper_index(IRContext *ir, const IRHelperInfo *h);
+
+/* Print the op list (for -d op / op_opt), one op per line:
+ *    ---- 0x10002 (insn 1)
+ *    add tmp12, sp, $0x10
+ *    qemu_ld tmp13, tmp12, u64+al, pc=0x10002
+ *    call helper_div tmp14 <- a0, a1
+ *    brcond tmp13, $0x0, eq, $L0
+ */
 void ir_dump(const IRContext *ir, void *file /* FILE * */);
+/* The same for an op list kept elsewhere (a TB's copy). */
+void ir_dump_insns(const IRInsn *insns, unsigned n, const IRTempInfo *temps, unsigned ntemps,
+                   const IRHelperInfo *const *helpers, unsigned nhelpers, void *file);
 
 /* Check the rules above; returns false and prints why on failure. */
 bool ir_validate(const IRContext *ir, void *file /* FILE * */);

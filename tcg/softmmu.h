@@ -5,6 +5,7 @@
  * TLB entry tags (LinxTLBEntry.addr_read / addr_write / addr_code) hold the
  * guest page address with the low GUEST_PAGE_BITS clear when the page may
  * be accessed directly; any TLB_* flag bit set there forces the slow path.
+ * An empty entry is all ones (LINX_TLB_EMPTY), which no access matches.
  * The JIT's inline fast path for an access of 2^s bytes at @addr is:
  *
  *     e = &env->tlb[(addr >> GUEST_PAGE_BITS) & (LINX_TLB_SIZE - 1)];
@@ -15,21 +16,52 @@
  *
  * (IR_MO_ALIGN is always set by the LinxISA front end for scalar accesses,
  * so the size mask folds the alignment check into the tag compare; the
- * slow path raises DATA_ALIGN_FAULT.)  Stores use addr_write; a page with
- * translated code has TLB_CODE in addr_write, so stores to it take the slow
- * path, which invalidates the translations first.
+ * slow path raises DATA_ALIGN_FAULT.  Without IR_MO_ALIGN the fast path
+ * must also keep the access within the page: the slow path handles
+ * page-crossing accesses byte-exactly.)  Stores use addr_write; a page
+ * with translated code has TLB_CODE in addr_write, so stores to it take
+ * the slow path, which invalidates the translations first (the page then
+ * loses its code mark and the next store is fast again).
+ *
+ * Coherence: the exec layer registers a GuestMemListener on each CPU's
+ * address space and flushes the TLB entries of a range whenever its
+ * mappings, permissions or code marks change, so a TLB never holds a
+ * host pointer to memory that was unmapped.  A CPU's TLB must be flushed
+ * once before first use (linx_exec_attach_cpu and cpu_exec do it).
+ *
+ * Faults are architectural exceptions raised through cpu_loop_exit:
+ *   misaligned (IR_MO_ALIGN)  DATA_ALIGN_FAULT, TRAPARG0 = address
+ *   unmapped                  DATA_PAGE_FAULT, cause LINX_DFSC_TRANSLATION
+ *   no permission             DATA_PAGE_FAULT, cause LINX_DFSC_PERMISSION
+ *   device rejected           DATA_PAGE_FAULT, cause LINX_DFSC_EXTERNAL
+ * with LINX_DFAULT_WNR or'ed into the cause for stores and TRAPARG0 = the
+ * first faulting byte's address.
  */
 #ifndef LINX_TCG_SOFTMMU_H
 #define LINX_TCG_SOFTMMU_H
 
 #include <stdint.h>
+#include <string.h>
 
+#include "hw/core/guest-memory.h"
+#include "ir.h"
 #include "target/linx/cpu.h"
 
 enum {
-    TLB_INVALID = 1 << 3, /* no translation cached */
+    TLB_INVALID = 1 << 3, /* no translation cached, or access not permitted */
     TLB_MMIO = 1 << 4,    /* device region: always slow path */
     TLB_CODE = 1 << 5,    /* page holds translated code (addr_write only) */
+};
+
+#define LINX_TLB_EMPTY UINT64_MAX
+
+/* DATA_PAGE_FAULT causes (TRAPNO.CAUSE; the v0.4 profile leaves the DFSC
+ * encoding open, docs/engine.md "Memory faults"). */
+enum {
+    LINX_DFSC_TRANSLATION = 0x01, /* nothing mapped */
+    LINX_DFSC_PERMISSION = 0x02,  /* mapped, access not permitted */
+    LINX_DFSC_EXTERNAL = 0x03,    /* a device rejected the access */
+    LINX_DFAULT_WNR = 0x100,      /* the access was a write */
 };
 
 /* Slow paths: fill the TLB or perform MMIO; raise the architectural
@@ -39,12 +71,80 @@ enum {
 uint64_t linx_ld_slow(CPULinxState *env, uint64_t addr, uint64_t memop, uint64_t pc);
 void linx_st_slow(CPULinxState *env, uint64_t addr, uint64_t value, uint64_t memop, uint64_t pc);
 
-/* Full access path for C helpers and the interpreter (fast TLB hit, else
- * the slow path). */
-uint64_t linx_ld(CPULinxState *env, uint64_t addr, unsigned memop, uint64_t pc);
-void linx_st(CPULinxState *env, uint64_t addr, uint64_t value, unsigned memop, uint64_t pc);
-
-/* Invalidate every TLB entry of @env (after map/unmap/protect changes). */
+/* Invalidate every TLB entry of @env. */
 void linx_tlb_flush(CPULinxState *env);
+/* Invalidate the entries of the pages meeting [addr, addr + len). */
+void linx_tlb_flush_range(CPULinxState *env, uint64_t addr, uint64_t len);
+
+/* Sign- or zero-extend a raw little-endian value of memop's size. */
+static inline uint64_t linx_memop_extend(uint64_t raw, unsigned memop)
+{
+    switch (memop & (IR_MO_SIZE | IR_MO_SIGN)) {
+    case IR_MO_8:
+        return (uint8_t)raw;
+    case IR_MO_16:
+        return (uint16_t)raw;
+    case IR_MO_32:
+        return (uint32_t)raw;
+    case IR_MO_8 | IR_MO_SIGN:
+        return (uint64_t)(int64_t)(int8_t)raw;
+    case IR_MO_16 | IR_MO_SIGN:
+        return (uint64_t)(int64_t)(int16_t)raw;
+    case IR_MO_32 | IR_MO_SIGN:
+        return (uint64_t)(int64_t)(int32_t)raw;
+    default:
+        return raw;
+    }
+}
+
+static inline LinxTLBEntry *linx_tlb_entry(CPULinxState *env, uint64_t addr)
+{
+    return &env->tlb[(addr >> GUEST_PAGE_BITS) & (LINX_TLB_SIZE - 1)];
+}
+
+/* Tag an access of @memop at @addr must match: the page plus the bits
+ * that must be zero (alignment, or staying inside the page). */
+static inline uint64_t linx_tlb_cmp(uint64_t addr, unsigned memop)
+{
+    uint64_t size = UINT64_C(1) << (memop & IR_MO_SIZE);
+
+    if (memop & IR_MO_ALIGN) {
+        return addr & (GUEST_PAGE_MASK | (size - 1));
+    }
+    /* Unaligned allowed: hit only when the access stays in the page. */
+    if ((addr & ~GUEST_PAGE_MASK) > GUEST_PAGE_SIZE - size) {
+        return LINX_TLB_EMPTY - 1; /* never a tag */
+    }
+    return addr & GUEST_PAGE_MASK;
+}
+
+/* Full access path for C helpers and the interpreter (fast TLB hit, else
+ * the slow path).  Only valid inside cpu_exec() (faults longjmp). */
+static inline uint64_t linx_ld(CPULinxState *env, uint64_t addr, unsigned memop, uint64_t pc)
+{
+    const LinxTLBEntry *e = linx_tlb_entry(env, addr);
+
+    if (linx_tlb_cmp(addr, memop) == e->addr_read) {
+        const void *host = (const void *)(uintptr_t)(addr + e->addend);
+        uint64_t raw = 0;
+        /* Little-endian host assumed (x86-64); memcpy keeps it UB-free. */
+        memcpy(&raw, host, (size_t)1 << (memop & IR_MO_SIZE));
+        return linx_memop_extend(raw, memop);
+    }
+    return linx_ld_slow(env, addr, memop, pc);
+}
+
+static inline void linx_st(CPULinxState *env, uint64_t addr, uint64_t value, unsigned memop,
+                           uint64_t pc)
+{
+    const LinxTLBEntry *e = linx_tlb_entry(env, addr);
+
+    if (linx_tlb_cmp(addr, memop) == e->addr_write) {
+        void *host = (void *)(uintptr_t)(addr + e->addend);
+        memcpy(host, &value, (size_t)1 << (memop & IR_MO_SIZE));
+        return;
+    }
+    linx_st_slow(env, addr, value, memop, pc);
+}
 
 #endif /* LINX_TCG_SOFTMMU_H */

@@ -6,7 +6,19 @@
  * which must land on a block-start marker, or a resume in the middle of a
  * block after a trap, sigreturn or single-step), one-instruction mode,
  * commit tracing.  The CFI verdict for branch entries is computed once,
- * when the TB is translated, and cached in the TB (TB_C_CFI_BAD).
+ * when the TB is translated, and cached in the TB (TB_C_CFI_BAD): the exec
+ * loop raises E_BLOCK(EC_CFI) when such a TB is entered without
+ * TB_F_RESUME, never chains into it, and the indirect-jump lookup never
+ * returns it, so no branch pays a run-time check.
+ *
+ * Lifetime: TBs (with their IR copy) live in the exec context's arena
+ * until the next full flush.  Invalidation (SMC, FENCE.I, unmap) only
+ * unlinks a TB (hash table, page lists, jump caches, chains) and sets
+ * TB_C_INVALID, so a TB that is running while it is invalidated finishes
+ * safely; the memory is reused after the flush, at a point where no TB
+ * runs.
+ *
+ * Concurrency: one thread uses an exec context (and its TBs) at a time.
  */
 #ifndef LINX_TCG_TB_H
 #define LINX_TCG_TB_H
@@ -30,6 +42,10 @@ enum {
     TB_C_CFI_BAD = 1 << 1, /* first insn is not a block-start marker */
 };
 
+/* Exit values of exit_tb / the JIT entry: a TB pointer with the goto_tb
+ * slot in the low bits (TBs are at least 4-byte aligned), or 0. */
+#define TB_EXIT_SLOT_MASK ((uintptr_t)3)
+
 typedef struct TranslationBlock {
     uint64_t pc;
     uint32_t flags;  /* TB_F_* (part of the key) */
@@ -50,10 +66,13 @@ typedef struct TranslationBlock {
     uint32_t nir;
     uint32_t ntemps;
     IRTempInfo *temps;
+    void *interp_prog; /* the interpreter's prepared form (tcg/interp.c) */
 
-    /* Chaining: where each slot goes, and who jumps to us. */
+    /* Chaining: where each slot goes, and who jumps to us.  jmp_list_head
+     * and jmp_list_next[] hold a TB pointer with the slot in the low bits
+     * (TB_EXIT_SLOT_MASK); 0 ends a list. */
     struct TranslationBlock *jmp_dest[2];
-    struct TranslationBlock *jmp_list_head; /* incoming edges, tagged with slot in low bits */
+    uintptr_t jmp_list_head; /* incoming edges */
     uintptr_t jmp_list_next[2];
 
     /* Invalidation: guest pages the TB's code lies on (second is -1 if none). */

@@ -1,0 +1,678 @@
+/*
+ * The execution loop, exceptions, options and the exec context's life
+ * cycle (exec.h).  TB storage, lookup, chaining and invalidation are in
+ * tb-cache.c.
+ *
+ * The loop (cpu_exec_loop), one iteration per TB entered from the loop:
+ *   1. stop on env->exit_request; reclaim memory of a pending flush;
+ *   2. flags = the CPU's TB flags (resume) | one-insn | trace;
+ *   3. find the TB (jump cache, hash) or translate it (front end, then the
+ *      optimiser, then the JIT backend when -accel jit);
+ *   4. a TB whose first instruction is not a block-start marker
+ *      (TB_C_CFI_BAD) entered by a branch raises E_BLOCK(EC_CFI) here: the
+ *      verdict is cached in the TB, no branch checks it at run time;
+ *   5. chain the goto_tb slot the previous TB left through to this TB;
+ *   6. run it (interpreter or host code); its exit value names the TB and
+ *      slot it left through (or 0).
+ * Exceptions leave through cpu_loop_exit (siglongjmp to cpu_exec), which
+ * returns the reason or resumes the loop.
+ */
+#include "tcg/exec-internal.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hw/core/guest-memory.h"
+#include "tcg/engine-config.h"
+#include "tcg/softmmu.h"
+
+#if LINX_HAVE_TRANSLATOR
+#include "target/linx/translate.h"
+#endif
+#if LINX_HAVE_OPTIMIZER
+#include "tcg/optimize.h"
+#endif
+
+#if LINX_HAVE_JIT
+static const LinxBackendOps builtin_backend = {
+    .init = backend_init,
+    .gen_tb = backend_gen_tb,
+    .set_jmp = backend_set_jmp,
+};
+#endif
+
+/* TRAPNO layout (isa/v0.4/state/system_registers.json "trapno_encoding"). */
+#define TRAPNO_TRAPNUM_MASK 0x3fu
+#define TRAPNO_CAUSE_SHIFT 24
+#define TRAPNO_CAUSE_MASK 0xffffffu
+#define TRAPNO_ARGV (UINT64_C(1) << 62)
+
+/* E_BLOCK(EC_CFI) with kind CFI_BAD_TARGET: EC in cause bits 15:8, kind in 3:0. */
+#define CFI_BAD_TARGET_CAUSE ((LINX_EC_CFI << 8) | 1u)
+
+/* ------------------------------------------------------------------ */
+/* Options                                                             */
+/* ------------------------------------------------------------------ */
+
+void linx_exec_options_init(LinxExecOptions *opts)
+{
+    const char *trace = getenv("LINX_COMMIT_TRACE");
+
+    memset(opts, 0, sizeof(*opts));
+    opts->accel = LINX_HAVE_JIT ? LINX_ACCEL_JIT : LINX_ACCEL_INTERP;
+    if (trace && *trace) {
+        opts->trace_commit_path = trace;
+    }
+}
+
+void linx_exec_print_options_help(FILE *f)
+{
+    fprintf(f, "  -accel jit|interp     run translated code as host code or interpret the IR\n"
+               "  -one-insn-per-tb      translate one guest instruction per block\n"
+               "  -d ITEM[,ITEM...]     debug log (-d help lists the items)\n"
+               "  -D FILE               write the debug log to FILE\n"
+               "  -trace-commit FILE    commit trace, one JSON object per retired instruction\n"
+               "                        (also LINX_COMMIT_TRACE=FILE)\n");
+}
+
+int linx_exec_parse_option(LinxExecOptions *opts, int argc, char **argv, int *i, char *err,
+                           size_t errlen)
+{
+    const char *a = argv[*i];
+    const char *val;
+    bool help = false;
+
+    if (a[0] != '-') {
+        return 0;
+    }
+    a += a[1] == '-' ? 2 : 1;
+    if (!strcmp(a, "one-insn-per-tb")) {
+        opts->one_insn_per_tb = true;
+        (*i)++;
+        return 1;
+    }
+    if (strcmp(a, "accel") && strcmp(a, "d") && strcmp(a, "D") && strcmp(a, "trace-commit")) {
+        return 0;
+    }
+    if (*i + 1 >= argc) {
+        snprintf(err, errlen, "option %s needs an argument", argv[*i]);
+        return -1;
+    }
+    val = argv[*i + 1];
+    if (!strcmp(a, "accel")) {
+        if (!strcmp(val, "jit") || !strcmp(val, "tcg")) {
+            opts->accel = LINX_ACCEL_JIT;
+        } else if (!strcmp(val, "interp")) {
+            opts->accel = LINX_ACCEL_INTERP;
+        } else {
+            snprintf(err, errlen, "-accel: unknown accelerator '%s' (jit or interp)", val);
+            return -1;
+        }
+    } else if (!strcmp(a, "d")) {
+        if (!linx_log_parse_mask(val, &opts->log_mask, &help, err, errlen)) {
+            return -1;
+        }
+    } else if (!strcmp(a, "D")) {
+        opts->log_path = val;
+    } else {
+        opts->trace_commit_path = val;
+    }
+    *i += 2;
+    return help ? 2 : 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Context and CPUs                                                    */
+/* ------------------------------------------------------------------ */
+
+LinxExecContext *linx_exec_new(const LinxExecOptions *opts, char *err, size_t errlen)
+{
+    LinxExecContext *ec = g_new0(LinxExecContext, 1);
+
+    ec->opts = *opts;
+    ec->exception_index = EXCP_NONE;
+    ec->log.mask = opts->log_mask;
+    ec->log.file = opts->log_file;
+    if (opts->log_path && !linx_log_open(&ec->log, opts->log_path, err, errlen)) {
+        g_free(ec);
+        return NULL;
+    }
+    if (opts->trace_commit_path) {
+        ec->trace = linx_commit_trace_open(opts->trace_commit_path, err, errlen);
+        if (!ec->trace) {
+            linx_log_close(&ec->log);
+            g_free(ec);
+            return NULL;
+        }
+    }
+    ec->nochain = (opts->log_mask & (LINX_LOG_EXEC | LINX_LOG_CPU | LINX_LOG_NOCHAIN)) != 0;
+
+    ec->translate_init = opts->translate_init;
+    ec->translate = opts->translate;
+#if LINX_HAVE_TRANSLATOR
+    if (!ec->translate) {
+        ec->translate_init = linx_translate_init;
+        ec->translate = linx_translate_block;
+    }
+#endif
+    if (!ec->translate) {
+        snprintf(err, errlen, "no front end: this build has no LinxISA translator and none "
+                 "was given (LinxExecOptions.translate)");
+        linx_commit_trace_close(ec->trace);
+        linx_log_close(&ec->log);
+        g_free(ec);
+        return NULL;
+    }
+    ec->ir = ir_context_new();
+    if (ec->translate_init) {
+        ec->translate_init(ec->ir);
+    }
+    ec->interp = interp_new(ec->ir);
+    tb_cache_init(ec);
+
+    ec->accel = opts->accel;
+    if (ec->accel == LINX_ACCEL_JIT) {
+        ec->backend = opts->backend;
+#if LINX_HAVE_JIT
+        if (!ec->backend) {
+            ec->backend = &builtin_backend;
+        }
+#endif
+        if (!ec->backend) {
+            fprintf(stderr, "linxemu: -accel jit: this build has no JIT backend yet; "
+                            "running the IR interpreter instead\n");
+            ec->accel = LINX_ACCEL_INTERP;
+        } else if (!code_buffer_init(&ec->cb, opts->code_buffer_size)) {
+            snprintf(err, errlen, "-accel jit: cannot map the code buffer (%zu bytes): %s",
+                     opts->code_buffer_size ? opts->code_buffer_size
+                                            : (size_t)CODE_BUFFER_DEFAULT_SIZE,
+                     strerror(errno));
+            linx_exec_free(ec);
+            return NULL;
+        } else if (!ec->backend->init(&ec->bs, &ec->cb)) {
+            snprintf(err, errlen, "-accel jit: the backend could not emit its prologue");
+            linx_exec_free(ec);
+            return NULL;
+        } else if (ec->cb.reserved < ec->cb.used) {
+            code_buffer_set_reserved(&ec->cb);
+        }
+    }
+    return ec;
+}
+
+static int cpu_slot(const LinxExecContext *ec, const CPULinxState *env)
+{
+    for (unsigned i = 0; i < ec->ncpus; i++) {
+        if (ec->cpus[i] == env) {
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+static void watch_memory(LinxExecContext *ec, GuestMemory *mem)
+{
+    GuestMemListener l = { tb_mem_changed, tb_code_written, ec };
+
+    if (!mem || ec->mem == mem) {
+        return;
+    }
+    if (ec->mem) {
+        fprintf(stderr, "linxemu: internal error: the CPUs of one exec context must share "
+                        "one address space\n");
+        abort();
+    }
+    if (!guest_mem_add_listener(mem, &l)) {
+        fprintf(stderr, "linxemu: internal error: too many listeners on one address space\n");
+        abort();
+    }
+    ec->mem = mem;
+}
+
+void linx_exec_attach_cpu(LinxExecContext *ec, CPULinxState *env)
+{
+    if (cpu_slot(ec, env) < 0) {
+        if (ec->ncpus == ec->cpus_cap) {
+            ec->cpus_cap = ec->cpus_cap ? ec->cpus_cap * 2 : 4;
+            ec->cpus = g_renew(CPULinxState *, ec->cpus, ec->cpus_cap);
+        }
+        ec->cpus[ec->ncpus++] = env;
+    }
+    env->exec = ec;
+    env->trace = ec->trace;
+    linx_tlb_flush(env);
+    memset(env->tb_jmp_cache, 0, sizeof(env->tb_jmp_cache));
+    watch_memory(ec, env->mem);
+}
+
+void linx_exec_detach_cpu(LinxExecContext *ec, CPULinxState *env)
+{
+    int i = cpu_slot(ec, env);
+
+    if (i < 0) {
+        return;
+    }
+    memmove(&ec->cpus[i], &ec->cpus[i + 1], (ec->ncpus - (unsigned)i - 1) * sizeof(ec->cpus[0]));
+    ec->ncpus--;
+    env->exec = NULL;
+    env->trace = NULL;
+    if (ec->ncpus == 0 && ec->mem) {
+        guest_mem_remove_listener(ec->mem, ec);
+        ec->mem = NULL;
+    }
+}
+
+void linx_exec_free(LinxExecContext *ec)
+{
+    if (!ec) {
+        return;
+    }
+    while (ec->ncpus) {
+        linx_exec_detach_cpu(ec, ec->cpus[ec->ncpus - 1]);
+    }
+    if (ec->mem) {
+        guest_mem_remove_listener(ec->mem, ec);
+    }
+    tb_cache_destroy(ec);
+    interp_free(ec->interp);
+    ir_context_free(ec->ir);
+    if (ec->cb.rw) {
+        code_buffer_destroy(&ec->cb);
+    }
+    linx_commit_trace_close(ec->trace);
+    linx_log_close(&ec->log);
+    g_free(ec->cpus);
+    g_free(ec);
+}
+
+LinxAccel linx_exec_accel(const LinxExecContext *ec)
+{
+    return ec->accel;
+}
+
+LinxLog *linx_exec_log(LinxExecContext *ec)
+{
+    return &ec->log;
+}
+
+IRContext *linx_exec_ir(LinxExecContext *ec)
+{
+    return ec->ir;
+}
+
+LinxCommitTrace *linx_exec_trace(LinxExecContext *ec)
+{
+    return ec->trace;
+}
+
+void linx_exec_get_stats(const LinxExecContext *ec, LinxExecStats *st)
+{
+    *st = ec->stats;
+}
+
+/* ------------------------------------------------------------------ */
+/* Translation                                                         */
+/* ------------------------------------------------------------------ */
+
+static uint32_t exec_tb_flags(const LinxExecContext *ec, const CPULinxState *env)
+{
+    uint32_t flags = linx_cpu_tb_flags(env);
+
+    if (ec->opts.one_insn_per_tb) {
+        flags |= TB_F_ONE_INSN;
+    }
+    if (ec->trace) {
+        flags |= TB_F_TRACE;
+    }
+    return flags;
+}
+
+static _Noreturn void bad_ir(LinxExecContext *ec, const TranslationBlock *tb, const char *stage)
+{
+    fprintf(stderr, "linxemu: internal error: invalid IR %s for the block at pc 0x%" PRIx64
+            " (flags 0x%x):\n", stage, tb->pc, tb->flags);
+    ir_validate(ec->ir, stderr);
+    ir_dump(ec->ir, stderr);
+    abort();
+}
+
+/* Keep the (optimised) op list in the TB for the interpreter. */
+static void tb_keep_ir(LinxExecContext *ec, TranslationBlock *tb)
+{
+    const IRContext *ir = ec->ir;
+    unsigned n = 0;
+
+    for (unsigned i = 0; i < ir->ninsns; i++) {
+        n += !ir->insns[i].dead;
+    }
+    tb->ir = tb_arena_alloc(ec, (n ? n : 1) * sizeof(IRInsn));
+    tb->nir = n;
+    n = 0;
+    for (unsigned i = 0; i < ir->ninsns; i++) {
+        if (!ir->insns[i].dead) {
+            tb->ir[n++] = ir->insns[i];
+        }
+    }
+    tb->ntemps = ir->ntemps;
+    tb->temps = tb_arena_alloc(ec, (ir->ntemps ? ir->ntemps : 1) * sizeof(IRTempInfo));
+    memcpy(tb->temps, ir->temps, ir->ntemps * sizeof(IRTempInfo));
+}
+
+static TranslationBlock *tb_gen_code(LinxExecContext *ec, CPULinxState *env, uint64_t pc,
+                                     uint32_t flags)
+{
+    FILE *lf = linx_log_file(&ec->log);
+
+    if (ec->arena_bytes >= ec->max_tb_memory) {
+        tb_flush_now(ec);
+    }
+    for (unsigned attempt = 0;; attempt++) {
+        TranslationBlock *tb = tb_arena_alloc(ec, sizeof(TranslationBlock));
+        uint64_t last;
+
+        memset(tb, 0, sizeof(*tb));
+        tb->pc = pc;
+        tb->flags = flags;
+        tb->page_addr[1] = UINT64_MAX;
+        ir_reset(ec->ir);
+        ec->translate(env, ec->ir, tb);
+        if (linx_log_enabled(&ec->log, LINX_LOG_OP)) {
+            fprintf(lf, "OP for pc 0x%" PRIx64 " flags 0x%x:\n", pc, flags);
+            ir_dump(ec->ir, lf);
+            fputc('\n', lf);
+        }
+#ifndef NDEBUG
+        if (!ir_validate(ec->ir, NULL)) {
+            bad_ir(ec, tb, "from the front end");
+        }
+#endif
+#if LINX_HAVE_OPTIMIZER
+        if (!ec->opts.no_optimize) {
+            ir_optimize(ec->ir);
+#ifndef NDEBUG
+            if (!ir_validate(ec->ir, NULL)) {
+                bad_ir(ec, tb, "after the optimiser");
+            }
+#endif
+        }
+#endif
+        if (linx_log_enabled(&ec->log, LINX_LOG_OP_OPT)) {
+            fprintf(lf, "OP after optimisation for pc 0x%" PRIx64 ":\n", pc);
+            ir_dump(ec->ir, lf);
+            fputc('\n', lf);
+        }
+        tb_keep_ir(ec, tb);
+        tb->page_addr[0] = pc & GUEST_PAGE_MASK;
+        last = (pc + (tb->size ? tb->size - 1 : 0)) & GUEST_PAGE_MASK;
+        if (last != tb->page_addr[0]) {
+            tb->page_addr[1] = last;
+        }
+        if (ec->accel == LINX_ACCEL_JIT) {
+            FILE *asm_log = linx_log_enabled(&ec->log, LINX_LOG_OUT_ASM) ? lf : NULL;
+            if (!ec->backend->gen_tb(&ec->bs, &ec->cb, ec->ir, tb, asm_log)) {
+                if (attempt > 0) {
+                    fprintf(stderr, "linxemu: the block at pc 0x%" PRIx64 " does not fit in "
+                            "an empty code buffer (%zu bytes)\n", pc, ec->cb.size);
+                    abort();
+                }
+                ec->stats.buffer_full++;
+                tb_flush_now(ec);
+                continue;
+            }
+        }
+        tb_insert(ec, tb);
+        ec->stats.tbs_translated++;
+        return tb;
+    }
+}
+
+TranslationBlock *linx_exec_tb_find(CPULinxState *env, uint64_t pc, uint32_t flags)
+{
+    LinxExecContext *ec = env->exec;
+    TranslationBlock *tb = tb_lookup(ec, env, pc, flags);
+
+    return tb ? tb : tb_gen_code(ec, env, pc, flags);
+}
+
+/* ------------------------------------------------------------------ */
+/* Exceptions                                                          */
+/* ------------------------------------------------------------------ */
+
+_Noreturn void cpu_loop_exit(CPULinxState *env)
+{
+    LinxExecContext *ec = env->exec;
+
+    if (!ec || ec->running != env) {
+        fprintf(stderr, "linxemu: internal error: cpu_loop_exit outside cpu_exec "
+                "(cpu %u, pc 0x%" PRIx64 ")\n", env->cpu_index, env->pc);
+        abort();
+    }
+    siglongjmp(env->jmp_env, 1);
+}
+
+_Noreturn void linx_cpu_exit_with(CPULinxState *env, int excp)
+{
+    if (env->exec) {
+        env->exec->exception_index = excp;
+    }
+    cpu_loop_exit(env);
+}
+
+_Noreturn void linx_raise_exception(CPULinxState *env, unsigned trapnum, unsigned cause,
+                                    uint64_t traparg0, uint64_t pc)
+{
+    env->trapno = (trapnum & TRAPNO_TRAPNUM_MASK) |
+                  ((uint64_t)(cause & TRAPNO_CAUSE_MASK) << TRAPNO_CAUSE_SHIFT) | TRAPNO_ARGV;
+    env->traparg0 = traparg0;
+    env->trap_pc = pc;
+    env->pc = pc;
+    if (env->exec && linx_log_enabled(&env->exec->log, LINX_LOG_INT)) {
+        linx_log_printf(&env->exec->log, "trap: cpu %u trapnum %u cause 0x%x traparg0 0x%" PRIx64
+                        " at pc 0x%" PRIx64 "\n", env->cpu_index, trapnum, cause, traparg0, pc);
+    }
+    linx_cpu_exit_with(env, EXCP_TRAP);
+}
+
+void linx_tb_flush(CPULinxState *env)
+{
+    if (env->exec) {
+        tb_flush_all(env->exec);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Indirect jumps                                                      */
+/* ------------------------------------------------------------------ */
+
+static uint64_t exit_target(const LinxExecContext *ec)
+{
+    return ec->accel == LINX_ACCEL_JIT ? (uint64_t)(uintptr_t)ec->bs.exit_addr : 0;
+}
+
+uint64_t helper_lookup_tb_ptr(CPULinxState *env)
+{
+    LinxExecContext *ec = env->exec;
+    uint32_t flags = exec_tb_flags(ec, env);
+    TranslationBlock *tb;
+
+    if (ec->nochain || env->exit_request) {
+        return exit_target(ec);
+    }
+    tb = tb_lookup(ec, env, env->pc, flags);
+    if (!tb || ((tb->cflags & TB_C_CFI_BAD) && !(flags & TB_F_RESUME))) {
+        return exit_target(ec);
+    }
+    if (ec->accel == LINX_ACCEL_JIT) {
+        return (uint64_t)(uintptr_t)tb->host_code;
+    }
+    return (uint64_t)(uintptr_t)tb;
+}
+
+const IRHelperInfo linx_helper_lookup_tb_ptr_info = {
+    .name = "lookup_tb_ptr",
+    .func = (void *)helper_lookup_tb_ptr,
+    .nargs = 1,
+    .has_ret = 1,
+    .flags = IR_CALL_NO_WG,
+};
+
+void ir_gen_lookup_and_goto_ptr(IRContext *ir)
+{
+    IRTemp t = ir_temp(ir);
+    IRTemp args[1] = { ir->env };
+
+    ir_gen_call(ir, &linx_helper_lookup_tb_ptr_info, t, 1, args);
+    ir_gen_goto_ptr(ir, t);
+}
+
+/* ------------------------------------------------------------------ */
+/* The loop                                                            */
+/* ------------------------------------------------------------------ */
+
+static void log_cpu_state(LinxExecContext *ec, CPULinxState *env)
+{
+    FILE *f = linx_log_file(&ec->log);
+
+#if LINX_HAVE_CPU_DUMP
+    linx_cpu_dump_state(env, f);
+#else
+    fprintf(f, "pc  %016" PRIx64 " bpc %016" PRIx64 "\n", env->pc, env->bpc);
+    for (unsigned i = 0; i < LINX_NUM_GPRS; i++) {
+        fprintf(f, "r%-2u %016" PRIx64 "%s", i, env->gpr[i], (i % 4) == 3 ? "\n" : "  ");
+    }
+#endif
+}
+
+static uintptr_t run_tb(LinxExecContext *ec, CPULinxState *env, TranslationBlock *tb,
+                        LinxAccel accel)
+{
+    ec->stats.tbs_executed++;
+    if (accel == LINX_ACCEL_JIT && ec->accel == LINX_ACCEL_JIT) {
+        return ec->bs.entry(env, tb->host_code);
+    }
+    return interp_run_tb(ec->interp, env, tb);
+}
+
+/* Find the TB to run next, raising E_BLOCK(EC_CFI) for a branch into a
+ * non-marker.  May flush (translation with a full buffer or arena). */
+static TranslationBlock *next_tb(LinxExecContext *ec, CPULinxState *env)
+{
+    uint32_t flags;
+    uint64_t pc;
+    TranslationBlock *tb;
+
+    if (ec->flush_pending) {
+        tb_flush_now(ec);
+    }
+    flags = exec_tb_flags(ec, env);
+    pc = env->pc;
+    tb = tb_lookup(ec, env, pc, flags);
+    if (!tb) {
+        tb = tb_gen_code(ec, env, pc, flags);
+    }
+    if ((tb->cflags & TB_C_CFI_BAD) && !(flags & TB_F_RESUME)) {
+        linx_raise_exception(env, LINX_TRAP_BLOCK, CFI_BAD_TARGET_CAUSE, pc, pc);
+    }
+    return tb;
+}
+
+static int cpu_exec_loop(LinxExecContext *ec, CPULinxState *env)
+{
+    TranslationBlock *last = NULL;
+    unsigned slot = 0;
+
+    for (;;) {
+        TranslationBlock *tb;
+        uint64_t flushes = ec->flush_count;
+        uintptr_t r;
+
+        if (env->exit_request) {
+            env->exit_request = 0;
+            return EXCP_INTERRUPT;
+        }
+        tb = next_tb(ec, env);
+        if (last && ec->flush_count == flushes && !ec->nochain) {
+            tb_add_jump(ec, last, slot, tb);
+        }
+        if (linx_log_enabled(&ec->log, LINX_LOG_CPU)) {
+            log_cpu_state(ec, env);
+        }
+        if (linx_log_enabled(&ec->log, LINX_LOG_EXEC)) {
+            linx_log_printf(&ec->log, "Trace %u: %p [%016" PRIx64 "/%x]\n", env->cpu_index,
+                            (void *)tb, tb->pc, tb->flags);
+        }
+        r = run_tb(ec, env, tb, ec->accel);
+        last = (TranslationBlock *)(r & ~TB_EXIT_SLOT_MASK);
+        slot = (unsigned)(r & TB_EXIT_SLOT_MASK);
+    }
+}
+
+/* Set up @env for a run; false (with a message) when it cannot run. */
+static bool exec_enter(CPULinxState *env)
+{
+    LinxExecContext *ec = env->exec;
+
+    if (!ec) {
+        fprintf(stderr, "linxemu: cpu %u has no exec context (linx_exec_attach_cpu)\n",
+                env->cpu_index);
+        return false;
+    }
+    if (ec->running) {
+        fprintf(stderr, "linxemu: internal error: cpu_exec re-entered (cpu %u)\n",
+                env->cpu_index);
+        abort();
+    }
+    if (cpu_slot(ec, env) < 0) {
+        linx_exec_attach_cpu(ec, env);
+    } else if (!ec->mem && env->mem) {
+        watch_memory(ec, env->mem);
+    }
+    ec->running = env;
+    ec->exception_index = EXCP_NONE;
+    return true;
+}
+
+int cpu_exec(CPULinxState *env)
+{
+    LinxExecContext *ec = env->exec;
+    int ret;
+
+    if (!exec_enter(env)) {
+        return EXCP_HALTED;
+    }
+    do {
+        if (sigsetjmp(env->jmp_env, 0) == 0) {
+            ret = cpu_exec_loop(ec, env);
+        } else {
+            /* Back from cpu_loop_exit: return its reason, or go on. */
+            ret = ec->exception_index;
+            ec->exception_index = EXCP_NONE;
+        }
+    } while (ret == EXCP_NONE);
+    ec->running = NULL;
+    return ret;
+}
+
+int linx_exec_step(CPULinxState *env, LinxAccel accel)
+{
+    LinxExecContext *ec = env->exec;
+    int ret;
+
+    if (!exec_enter(env)) {
+        return EXCP_HALTED;
+    }
+    interp_set_chaining(ec->interp, false);
+    if (sigsetjmp(env->jmp_env, 0) == 0) {
+        TranslationBlock *tb = next_tb(ec, env);
+        run_tb(ec, env, tb, accel);
+        ret = 0;
+    } else {
+        ret = ec->exception_index == EXCP_NONE ? 0 : ec->exception_index;
+        ec->exception_index = EXCP_NONE;
+    }
+    interp_set_chaining(ec->interp, true);
+    ec->running = NULL;
+    return ret;
+}

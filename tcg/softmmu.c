@@ -1,0 +1,208 @@
+/*
+ * Softmmu slow paths: TLB fill, MMIO, page-crossing accesses, stores to
+ * pages holding translated code, and the architectural faults.
+ *
+ * The fast paths are inline (softmmu.h for C callers and the interpreter,
+ * generated code in the JIT); everything here runs on a TLB miss or when
+ * an entry's tag carries a TLB_* flag.  A fault never touches host memory:
+ * it raises the exception (cpu_loop_exit) with the faulting address.
+ */
+#include "tcg/softmmu.h"
+
+#include "tcg/exec.h"
+
+/* Which tag of a TLB entry an access uses. */
+typedef enum TLBAccess {
+    TLB_ACCESS_READ,
+    TLB_ACCESS_WRITE,
+} TLBAccess;
+
+void linx_tlb_flush(CPULinxState *env)
+{
+    memset(env->tlb, 0xff, sizeof(env->tlb));
+}
+
+static void tlb_flush_page(CPULinxState *env, uint64_t page)
+{
+    LinxTLBEntry *e = linx_tlb_entry(env, page);
+
+    if ((e->addr_read & GUEST_PAGE_MASK) == page || (e->addr_write & GUEST_PAGE_MASK) == page ||
+        (e->addr_code & GUEST_PAGE_MASK) == page) {
+        memset(e, 0xff, sizeof(*e));
+    }
+}
+
+void linx_tlb_flush_range(CPULinxState *env, uint64_t addr, uint64_t len)
+{
+    uint64_t first = addr & GUEST_PAGE_MASK;
+    uint64_t last;
+
+    if (len == 0) {
+        return;
+    }
+    last = (addr + (len - 1)) & GUEST_PAGE_MASK;
+    if (last < first || ((last - first) >> GUEST_PAGE_BITS) >= LINX_TLB_SIZE) {
+        linx_tlb_flush(env);
+        return;
+    }
+    for (uint64_t p = first;; p += GUEST_PAGE_SIZE) {
+        tlb_flush_page(env, p);
+        if (p == last) {
+            break;
+        }
+    }
+}
+
+static _Noreturn void raise_data_fault(CPULinxState *env, GuestFault f, uint64_t addr,
+                                       bool is_write, uint64_t pc)
+{
+    unsigned cause;
+
+    switch (f) {
+    case GM_FAULT_PROT:
+        cause = LINX_DFSC_PERMISSION;
+        break;
+    case GM_FAULT_MMIO:
+        cause = LINX_DFSC_EXTERNAL;
+        break;
+    case GM_FAULT_ALIGN:
+        linx_raise_exception(env, LINX_TRAP_DATA_ALIGN_FAULT, 0, addr, pc);
+    default:
+        cause = LINX_DFSC_TRANSLATION;
+        break;
+    }
+    if (is_write) {
+        cause |= LINX_DFAULT_WNR;
+    }
+    linx_raise_exception(env, LINX_TRAP_DATA_PAGE_FAULT, cause, addr, pc);
+}
+
+/* Fill the entry for @addr from the address space (faults when nothing
+ * is mapped there). */
+static LinxTLBEntry *tlb_fill(CPULinxState *env, uint64_t addr, bool is_write, uint64_t pc)
+{
+    LinxTLBEntry *e = linx_tlb_entry(env, addr);
+    uint64_t page = addr & GUEST_PAGE_MASK;
+    uint8_t *host = NULL;
+    int prot = 0;
+    bool is_code = false, mmio = false;
+
+    if (!env->mem) {
+        raise_data_fault(env, GM_FAULT_UNMAPPED, addr, is_write, pc);
+    }
+    if (!guest_mem_page_info(env->mem, addr, &host, &prot, &is_code, &mmio)) {
+        if (!mmio) {
+            raise_data_fault(env, GM_FAULT_UNMAPPED, addr, is_write, pc);
+        }
+        e->addr_read = page | TLB_MMIO;
+        e->addr_write = page | TLB_MMIO;
+        e->addr_code = page | TLB_INVALID;
+        e->addend = 0;
+        return e;
+    }
+    e->addr_read = page | ((prot & GM_PROT_READ) ? 0 : TLB_INVALID);
+    e->addr_write = page | ((prot & GM_PROT_WRITE) ? (is_code ? TLB_CODE : 0) : TLB_INVALID);
+    e->addr_code = page | ((prot & GM_PROT_EXEC) ? 0 : TLB_INVALID);
+    e->addend = (uintptr_t)host - (uintptr_t)page;
+    return e;
+}
+
+static LinxTLBEntry *tlb_get(CPULinxState *env, uint64_t addr, TLBAccess acc, uint64_t pc)
+{
+    LinxTLBEntry *e = linx_tlb_entry(env, addr);
+    uint64_t tag = acc == TLB_ACCESS_READ ? e->addr_read : e->addr_write;
+
+    if ((tag & GUEST_PAGE_MASK) != (addr & GUEST_PAGE_MASK) || tag == LINX_TLB_EMPTY) {
+        e = tlb_fill(env, addr, acc == TLB_ACCESS_WRITE, pc);
+    }
+    return e;
+}
+
+/* An access that may cross a page: through the checked copy routines. */
+static uint64_t ld_bytes(CPULinxState *env, uint64_t addr, unsigned size, uint64_t pc)
+{
+    uint64_t raw = 0, fa = addr;
+    GuestFault f = env->mem ? guest_mem_read(env->mem, addr, &raw, size, GM_PROT_READ, &fa)
+                            : GM_FAULT_UNMAPPED;
+
+    if (f != GM_OK) {
+        raise_data_fault(env, f, fa, false, pc);
+    }
+    return raw;
+}
+
+static void st_bytes(CPULinxState *env, uint64_t addr, uint64_t value, unsigned size,
+                     uint64_t pc)
+{
+    uint64_t fa = addr;
+    GuestFault f = env->mem ? guest_mem_write(env->mem, addr, &value, size, &fa)
+                            : GM_FAULT_UNMAPPED;
+
+    if (f != GM_OK) {
+        raise_data_fault(env, f, fa, true, pc);
+    }
+}
+
+uint64_t linx_ld_slow(CPULinxState *env, uint64_t addr, uint64_t memop, uint64_t pc)
+{
+    unsigned size = 1u << (memop & IR_MO_SIZE);
+    LinxTLBEntry *e;
+    uint64_t raw = 0;
+
+    if (addr & (size - 1)) {
+        if (memop & IR_MO_ALIGN) {
+            raise_data_fault(env, GM_FAULT_ALIGN, addr, false, pc);
+        }
+        if ((addr & ~GUEST_PAGE_MASK) + size > GUEST_PAGE_SIZE) {
+            return linx_memop_extend(ld_bytes(env, addr, size, pc), (unsigned)memop);
+        }
+    }
+    e = tlb_get(env, addr, TLB_ACCESS_READ, pc);
+    if (e->addr_read & TLB_MMIO) {
+        GuestFault f = guest_mem_mmio_access(env->mem, addr, size, false, &raw);
+        if (f == GM_FAULT_ALIGN) {
+            /* Misaligned device access: bytewise through the devices. */
+            raw = ld_bytes(env, addr, size, pc);
+        } else if (f != GM_OK) {
+            raise_data_fault(env, f, addr, false, pc);
+        }
+    } else if (e->addr_read & TLB_INVALID) {
+        raise_data_fault(env, GM_FAULT_PROT, addr, false, pc);
+    } else {
+        memcpy(&raw, (const void *)(uintptr_t)(addr + e->addend), size);
+    }
+    return linx_memop_extend(raw, (unsigned)memop);
+}
+
+void linx_st_slow(CPULinxState *env, uint64_t addr, uint64_t value, uint64_t memop, uint64_t pc)
+{
+    unsigned size = 1u << (memop & IR_MO_SIZE);
+    LinxTLBEntry *e;
+
+    if (addr & (size - 1)) {
+        if (memop & IR_MO_ALIGN) {
+            raise_data_fault(env, GM_FAULT_ALIGN, addr, true, pc);
+        }
+        if ((addr & ~GUEST_PAGE_MASK) + size > GUEST_PAGE_SIZE) {
+            st_bytes(env, addr, value, size, pc);
+            return;
+        }
+    }
+    e = tlb_get(env, addr, TLB_ACCESS_WRITE, pc);
+    if (e->addr_write & TLB_MMIO) {
+        GuestFault f = guest_mem_mmio_access(env->mem, addr, size, true, &value);
+        if (f == GM_FAULT_ALIGN) {
+            st_bytes(env, addr, value, size, pc);
+        } else if (f != GM_OK) {
+            raise_data_fault(env, f, addr, true, pc);
+        }
+    } else if (e->addr_write & TLB_INVALID) {
+        raise_data_fault(env, GM_FAULT_PROT, addr, true, pc);
+    } else if (e->addr_write & TLB_CODE) {
+        /* Translated code lives here: guest_mem_write runs the exec
+         * layer's invalidation before the bytes land. */
+        st_bytes(env, addr, value, size, pc);
+    } else {
+        memcpy((void *)(uintptr_t)(addr + e->addend), &value, size);
+    }
+}
