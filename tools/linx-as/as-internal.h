@@ -14,6 +14,7 @@
  *   assemble.c    the two passes and the public API
  *   elf-write.c   ELF (ET_EXEC, ET_REL) and raw binary output
  *   listing.c     the -a listing
+ *   objdump-input.c  llvm-objdump listings read back as source (--objdump)
  *   diag.c        error messages
  *   main.c        the command line
  *
@@ -165,7 +166,6 @@ struct LinxAs {
     uint32_t cur_stmt;     /* statement being processed */
     bool addresses_known;  /* sections have addresses (pass 2) */
     bool assembled;        /* linx_as_assemble succeeded */
-    bool have_encoder;     /* linx_asm_insn is the real encoder */
     bool in_block_comment; /* lexer state across lines */
     bool ended;            /* .end seen */
     unsigned include_depth;

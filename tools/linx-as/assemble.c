@@ -22,10 +22,6 @@
 #include "as-internal.h"
 #include "util/elf-file.h"
 
-#ifndef LINX_AS_HAVE_ENCODER
-#define LINX_AS_HAVE_ENCODER 1
-#endif
-
 void as_pass1_stmt(LinxAs *as, uint32_t idx);
 
 void linx_as_default_options(LinxAsOptions *o)
@@ -45,7 +41,6 @@ LinxAs *linx_as_new(const LinxAsOptions *o)
     } else {
         linx_as_default_options(&as->opt);
     }
-    as->have_encoder = LINX_AS_HAVE_ENCODER;
     as->cur_sec = as_section_get(as, ".text");
     as->prev_sec = as->cur_sec;
     as->secs[as->cur_sec].explicit_use = true;

@@ -92,6 +92,14 @@ bool linx_as_section(const LinxAs *as, const char *name, uint64_t *addr, uint64_
 /* Entry address chosen for the output (after a successful assembly). */
 uint64_t linx_as_entry(const LinxAs *as);
 
+/* Turn an llvm-objdump listing ("addr: bytes<TAB>text" lines) into
+ * assembler source: the instructions placed at their addresses relative to
+ * *@base (the first address), gaps as .org.  *@expect receives the image
+ * the bytes column describes (*@expect_len bytes from *@base).  Both
+ * buffers are malloc'ed.  False when there is no instruction line. */
+bool linx_as_objdump_source(const char *listing, size_t len, char **src, size_t *srclen,
+                            uint64_t *base, uint8_t **expect, size_t *expect_len);
+
 /* Number of source lines and statements seen (for the benchmark). */
 unsigned linx_as_line_count(const LinxAs *as);
 

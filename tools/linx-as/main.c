@@ -12,6 +12,8 @@
  *   -e, --entry=SYM|ADDR entry point (default _start, else .text)
  *   -a[=FILE]            listing (address, bytes, source) to stdout or FILE
  *   --legacy-dtype       v0.3-era tile data-type names and codes
+ *   --objdump            inputs are llvm-objdump listings: re-assemble their
+ *                        instructions at their addresses (base = first address)
  *   --max-errors=N       stop after N errors (default 50)
  *
  * Exit status: 0 on success, 1 when the input has errors (nothing is
@@ -40,6 +42,8 @@ static void usage(FILE *f)
           "  -e, --entry=SYM|ADDR entry point (default: _start, else start of .text)\n"
           "  -a[=FILE]            print a listing (address, bytes, source) to stdout or FILE\n"
           "  --legacy-dtype       v0.3-era tile data-type codes (FP16 = 4, ...)\n"
+          "  --objdump            inputs are llvm-objdump listings: re-assemble their\n"
+          "                       instructions at their addresses (default base: the first)\n"
           "  --max-errors=N       stop reporting after N errors (default 50)\n"
           "  -h, --help           this text\n",
           f);
@@ -57,11 +61,17 @@ static bool parse_u64(const char *s, uint64_t *v)
     return *end == '\0' && errno == 0;
 }
 
-static bool read_stdin(LinxAs *as)
+/* Whole file (or standard input for "-"); NULL with a message on failure. */
+static char *read_input(const char *path, size_t *lenp)
 {
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     char *buf = NULL;
     size_t len = 0, cap = 0, n;
 
+    if (!f) {
+        fprintf(stderr, "linx-as: cannot open '%s': %s\n", path, strerror(errno));
+        return NULL;
+    }
     do {
         if (len + 4096 > cap) {
             cap = cap ? cap * 2 : 65536;
@@ -71,12 +81,71 @@ static bool read_stdin(LinxAs *as)
                 exit(EXIT_USAGE);
             }
         }
-        n = fread(buf + len, 1, cap - len, stdin);
+        n = fread(buf + len, 1, cap - len, f);
         len += n;
     } while (n > 0);
-    linx_as_add_source(as, "<stdin>", buf ? buf : "", len);
-    free(buf);
+    if (ferror(f)) {
+        fprintf(stderr, "linx-as: cannot read '%s': %s\n", path, strerror(errno));
+        free(buf);
+        buf = NULL;
+    }
+    if (f != stdin) {
+        fclose(f);
+    }
+    *lenp = len;
+    return buf;
+}
+
+/* Add every input to @as; false when one cannot be read or converted. */
+static bool add_inputs(LinxAs *as, const char **inputs, int n, bool objdump, bool base_set,
+                       LinxAsOptions *o)
+{
+    for (int i = 0; i < n; i++) {
+        size_t len;
+        char *buf = read_input(inputs[i], &len);
+        const char *name = strcmp(inputs[i], "-") == 0 ? "<stdin>" : inputs[i];
+
+        if (!buf && len) {
+            return false;
+        }
+        if (objdump) {
+            char *src;
+            size_t srclen, elen;
+            uint64_t base;
+            uint8_t *expect;
+            if (!linx_as_objdump_source(buf ? buf : "", len, &src, &srclen, &base, &expect,
+                                        &elen)) {
+                fprintf(stderr, "linx-as: '%s' has no llvm-objdump instruction lines\n", name);
+                free(src);
+                free(expect);
+                free(buf);
+                return false;
+            }
+            (void)base_set;
+            (void)o;
+            linx_as_add_source(as, name, src, srclen);
+            free(src);
+            free(expect);
+        } else {
+            linx_as_add_source(as, name, buf ? buf : "", len);
+        }
+        free(buf);
+    }
     return true;
+}
+
+/* Base address of the first listing (for --objdump without --base). */
+static bool objdump_base(const char *path, uint64_t *base)
+{
+    size_t len, srclen, elen;
+    char *buf = read_input(path, &len), *src = NULL;
+    uint8_t *expect = NULL;
+    bool ok = buf && linx_as_objdump_source(buf, len, &src, &srclen, base, &expect, &elen);
+
+    free(buf);
+    free(src);
+    free(expect);
+    return ok;
 }
 
 /* The value of "--opt=VALUE" or "--opt VALUE"; NULL (with a message) when missing. */
@@ -109,7 +178,7 @@ int main(int argc, char **argv)
     const char *output = "a.out", *listing = NULL;
     const char **inputs = calloc((size_t)argc + 1, sizeof(char *));
     int ninputs = 0;
-    bool want_listing = false;
+    bool want_listing = false, objdump = false, base_set = false;
     LinxAs *as;
     int status = 0;
 
@@ -154,6 +223,7 @@ int main(int argc, char **argv)
                 goto bad;
             }
             o.base = n;
+            base_set = true;
         } else if (strcmp(a, "-e") == 0 || is_opt(a, "--entry")) {
             if (!(v = opt_value(argc, argv, &i, a[1] == 'e' ? "-e" : "--entry"))) {
                 goto bad;
@@ -162,6 +232,8 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "-a") == 0 || strncmp(a, "-a=", 3) == 0 || is_opt(a, "--listing")) {
             want_listing = true;
             listing = strchr(a, '=') ? strchr(a, '=') + 1 : NULL;
+        } else if (strcmp(a, "--objdump") == 0) {
+            objdump = true;
         } else if (strcmp(a, "--legacy-dtype") == 0) {
             o.insn_flags |= LINX_ASM_F_LEGACY_DTYPE;
         } else if (is_opt(a, "--max-errors")) {
@@ -183,15 +255,18 @@ int main(int argc, char **argv)
         goto bad;
     }
 
-    as = linx_as_new(&o);
-    for (int i = 0; i < ninputs; i++) {
-        if (strcmp(inputs[i], "-") == 0) {
-            read_stdin(as);
-        } else {
-            linx_as_add_file(as, inputs[i]);
-        }
+    if (objdump && !base_set && strcmp(inputs[0], "-") != 0 && !objdump_base(inputs[0], &o.base)) {
+        fprintf(stderr, "linx-as: '%s' has no llvm-objdump instruction lines\n", inputs[0]);
+        free(inputs);
+        return EXIT_INPUT_ERROR;
     }
-    if (linx_as_error_count(as) == 0 && linx_as_assemble(as) && linx_as_write_file(as, output)) {
+    as = linx_as_new(&o);
+    if (!add_inputs(as, inputs, ninputs, objdump, base_set, &o)) {
+        linx_as_free(as);
+        free(inputs);
+        return EXIT_INPUT_ERROR;
+    }
+    if (linx_as_assemble(as) && linx_as_write_file(as, output)) {
         if (want_listing) {
             FILE *lf = listing ? fopen(listing, "w") : stdout;
             if (!lf) {
