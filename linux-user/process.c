@@ -1,0 +1,120 @@
+/*
+ * Linux user mode: creating, loading and tearing down a guest process.
+ *
+ * This file knows nothing about the CPU or the exec loop (cpu-loop.c
+ * does), so the unit tests can build a process, load a program and call
+ * the system-call handlers directly.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "linux-user.h"
+#include "util/elf-file.h"
+
+LinuxProcess *linux_process_new(const LinuxOptions *opts)
+{
+    LinuxProcess *p = calloc(1, sizeof(*p));
+
+    if (!p) {
+        return NULL;
+    }
+    p->mem = guest_mem_new(LINUX_TASK_SIZE);
+    if (!p->mem) {
+        free(p);
+        return NULL;
+    }
+    if (opts) {
+        p->opts = *opts;
+    }
+    if (!p->opts.log) {
+        p->opts.log = stderr;
+    }
+    p->pid = (int32_t)getpid();
+    p->mmap_hint = LINUX_MMAP_BASE;
+    for (int r = 0; r < LINUX_RLIM_NLIMITS; r++) {
+        struct rlimit rl;
+        if (getrlimit(r, &rl) == 0) {
+            p->rlim[r][0] = rl.rlim_cur;
+            p->rlim[r][1] = rl.rlim_max;
+        } else {
+            p->rlim[r][0] = p->rlim[r][1] = UINT64_MAX;
+        }
+    }
+    p->rlim[LINUX_RLIMIT_STACK][0] = p->opts.stack_size ? p->opts.stack_size : LINUX_STACK_SIZE;
+    return p;
+}
+
+void linux_process_free(LinuxProcess *p)
+{
+    if (!p) {
+        return;
+    }
+    guest_mem_free(p->mem);
+    free(p->exe_path);
+    free(p);
+}
+
+void linux_process_reserve_fd(LinuxProcess *p, int fd)
+{
+    if (fd >= 0 && p->nreserved_fds < LINUX_MAX_RESERVED_FDS && !linux_fd_is_reserved(p, fd)) {
+        p->reserved_fds[p->nreserved_fds++] = fd;
+    }
+}
+
+bool linux_fd_is_reserved(const LinuxProcess *p, int fd)
+{
+    for (unsigned i = 0; i < p->nreserved_fds; i++) {
+        if (p->reserved_fds[i] == fd) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool linux_load_program(LinuxProcess *p, const char *path, int argc, char **argv, char **envp,
+                        char *err, size_t errlen)
+{
+    ElfFile ef;
+    char resolved[PATH_MAX];
+
+    if (!elf_file_open(&ef, path, err, errlen)) {
+        return false;
+    }
+    if (!linux_load_elf(p->mem, &ef, path, &p->image, err, errlen)) {
+        elf_file_close(&ef);
+        return false;
+    }
+    elf_file_close(&ef);
+
+    p->brk_start = (p->image.end_data + GUEST_PAGE_SIZE - 1) & GUEST_PAGE_MASK;
+    p->brk_cur = p->brk_start;
+    free(p->exe_path);
+    p->exe_path = strdup(realpath(path, resolved) ? resolved : path);
+
+    char msg[256];
+    if (!linux_setup_stack(p, argc, argv, envp, path, NULL, msg, sizeof(msg))) {
+        snprintf(err, errlen, "%s: %s", path, msg);
+        return false;
+    }
+    return true;
+}
+
+void linux_process_set_exit(LinuxProcess *p, int code)
+{
+    p->exited = true;
+    p->exit_status = code & 0xff;
+    p->term_signal = 0;
+}
+
+void linux_process_set_killed(LinuxProcess *p, int sig)
+{
+    p->exited = true;
+    p->exit_status = 128 + sig;
+    p->term_signal = sig;
+}
