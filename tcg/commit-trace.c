@@ -166,6 +166,9 @@ static void put_string(LinxCommitTrace *t, const char *s)
         if (c == '"' || c == '\\') {
             esc[n++] = '\\';
             esc[n++] = (char)c;
+        } else if (c == '\n' || c == '\t' || c == '\r') {
+            esc[n++] = '\\';
+            esc[n++] = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
         } else if (c < 0x20) {
             esc[n++] = '\\';
             esc[n++] = 'u';

@@ -9,7 +9,8 @@
  *   3. find the TB (jump cache, hash) or translate it (front end, then the
  *      optimiser, then the JIT backend when -accel jit);
  *   4. a TB whose first instruction is not a block-start marker
- *      (TB_C_CFI_BAD) entered by a branch raises E_BLOCK(EC_CFI) here: the
+ *      (TB_C_CFI_BAD) entered by a branch raises E_BLOCK(EC_CFI) here
+ *      (TRAPARG0 = env->bpc, the source block; trap pc = the target): the
  *      verdict is cached in the TB, no branch checks it at run time;
  *   5. chain the goto_tb slot the previous TB left through to this TB;
  *   6. run it (interpreter or host code); its exit value names the TB and
@@ -573,7 +574,9 @@ static TranslationBlock *next_tb(LinxExecContext *ec, CPULinxState *env)
         tb = tb_gen_code(ec, env, pc, flags);
     }
     if ((tb->cflags & TB_C_CFI_BAD) && !(flags & TB_F_RESUME)) {
-        linx_raise_exception(env, LINX_TRAP_BLOCK, CFI_BAD_TARGET_CAUSE, pc, pc);
+        /* TRAPARG0 = the source: the block whose commit branched here
+         * (env->bpc still names it); the trap pc is the bad target. */
+        linx_raise_exception(env, LINX_TRAP_BLOCK, CFI_BAD_TARGET_CAUSE, env->bpc, pc);
     }
     return tb;
 }

@@ -19,16 +19,20 @@
  */
 
 /* name          outs ins consts flags                      description */
+
+/* Control flow inside a TB.  Local temps do not live across set_label. */
 IR_OP(discard,      0, 0, 1, IR_F_SIDE,                    "mark temp c0 dead (no code)")
 IR_OP(set_label,    0, 0, 1, IR_F_BB_END | IR_F_SIDE | IR_F_LABEL, "define label c0")
 IR_OP(br,           0, 0, 1, IR_F_BB_END | IR_F_SIDE | IR_F_LABEL, "jump to label c0")
 IR_OP(brcond,       0, 2, 2, IR_F_BB_END | IR_F_SIDE | IR_F_LABEL, "if cond c0 (i0, i1) jump to label c1")
 
+/* Moves and conditions. */
 IR_OP(mov,          1, 1, 0, 0,                            "o0 = i0")
 IR_OP(movi,         1, 0, 1, 0,                            "o0 = c0 (64-bit constant)")
 IR_OP(setcond,      1, 2, 1, 0,                            "o0 = cond c0 (i0, i1) ? 1 : 0")
 IR_OP(movcond,      1, 4, 1, 0,                            "o0 = cond c0 (i0, i1) ? i2 : i3")
 
+/* Arithmetic and logic: pure functions of their inputs. */
 IR_OP(add,          1, 2, 0, 0,                            "o0 = i0 + i1")
 IR_OP(sub,          1, 2, 0, 0,                            "o0 = i0 - i1")
 IR_OP(mul,          1, 2, 0, 0,                            "o0 = low 64 bits of i0 * i1")
@@ -80,7 +84,9 @@ IR_OP(qemu_st,      0, 2, 2, IR_F_SIDE | IR_F_MEM,         "guest store c0 of i0
  * explicit nout/nin for this op. */
 IR_OP(call,         0, 0, 1, IR_F_SIDE | IR_F_CALL,        "call helper c0 with the listed temps")
 
-/* Leaving the translation block. */
+/* Leaving the translation block.  goto_tb is followed (after plain ops
+ * that store the pc) by exit_tb: when the slot is chained, execution goes
+ * straight to the next TB and skips those ops. */
 IR_OP(goto_tb,      0, 0, 1, IR_F_BB_END | IR_F_SIDE,      "direct-jump slot c0 (0 or 1), patched when chained")
 IR_OP(exit_tb,      0, 0, 1, IR_F_BB_END | IR_F_SIDE,      "return c0 to the exec loop (TB pointer | slot, or 0)")
 IR_OP(goto_ptr,     0, 1, 0, IR_F_BB_END | IR_F_SIDE,      "jump to host code at i0 (from lookup_tb helper)")

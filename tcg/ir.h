@@ -19,11 +19,25 @@
  *   IR_TEMP_CONST   a constant; never written
  *
  * Rules the front end keeps (the validator, ir_validate(), checks them in
- * debug builds):
+ * debug builds after the front end and after the optimiser):
  *   - a local temp is written before it is read on every path;
  *   - locals are not live across set_label (write them back to a global
- *     or recompute them);
- *   - every path ends in goto_tb+exit_tb, exit_tb or goto_ptr.
+ *     or recompute them); they do live across brcond on the fall-through
+ *     path;
+ *   - every path ends in exit_tb, goto_ptr, br or a call of an
+ *     IR_CALL_NORETURN helper; goto_tb is followed by exit_tb with only
+ *     plain ops (no branch, call or guest memory access) between, and each
+ *     slot is used once;
+ *   - constants and the env temp are never written.
+ *
+ * goto_tb semantics: when the slot is chained to another TB, execution
+ * continues at that TB directly and the ops between goto_tb and exit_tb
+ * (typically "store the next pc") are skipped; unchained, they run and
+ * exit_tb returns (uintptr_t)tb | slot to the exec loop, which may chain
+ * the slot then.  So a chained successor must not rely on env->pc.
+ *
+ * The op table is tcg/ir-ops.h; docs/ir.md is generated from it
+ * (scripts/gen-ir-doc.py).  Names of globals are copied.
  *
  * Usage:
  *   IRContext *ir = ir_context_new();

@@ -216,7 +216,7 @@ static void test_cfi(void **state)
     assert_int_equal(trapnum(m.env), LINX_TRAP_BLOCK);
     assert_int_equal(trapcause(m.env), (LINX_EC_CFI << 8) | 1);
     assert_true(m.env->trapno & (UINT64_C(1) << 62));
-    assert_int_equal(m.env->traparg0, CODE + 0xc);
+    assert_int_equal(m.env->traparg0, CODE); /* the source block */
     assert_int_equal(m.env->trap_pc, CODE + 0xc);
     /* Entering the same address as a resume is legal. */
     m.env->resume = 1;
@@ -231,7 +231,8 @@ static void test_cfi(void **state)
         m.env->resume = 0;
         assert_int_equal(cpu_exec(m.env), EXCP_TRAP);
         assert_int_equal(trapnum(m.env), LINX_TRAP_BLOCK);
-        assert_int_equal(m.env->traparg0, CODE + 0xc);
+        assert_int_equal(m.env->traparg0, CODE + 0x40);
+        assert_int_equal(m.env->trap_pc, CODE + 0xc);
     }
     machine_free(&m);
 }

@@ -10,7 +10,7 @@ enum {
     TOY_G_GPR0 = 1, /* gpr[i] is temp TOY_G_GPR0 + i */
     TOY_G_PC = TOY_G_GPR0 + LINX_NUM_GPRS,
     TOY_G_RESUME,
-    TOY_G_EXIT_CODE_UNUSED,
+    TOY_G_BPC,
 };
 
 static void toy_halt(CPULinxState *env)
@@ -53,6 +53,7 @@ void toy_translate_init(IRContext *ir)
     }
     ir_global(ir, (int)offsetof(CPULinxState, pc), "pc");
     ir_global(ir, (int)offsetof(CPULinxState, resume), "resume");
+    ir_global(ir, (int)offsetof(CPULinxState, bpc), "bpc");
 }
 
 static IRTemp reg(unsigned r)
@@ -130,6 +131,7 @@ void toy_translate_block(CPULinxState *env, IRContext *ir, TranslationBlock *tb)
         ir_gen_insn_start(ir, pc, n);
         switch (op) {
         case TOY_MARK:
+            ir_gen_movi(ir, TOY_G_BPC, (int64_t)pc);
             break;
         case TOY_MOVI:
             ir_gen_movi(ir, reg(a), imm);

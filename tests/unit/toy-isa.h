@@ -10,7 +10,7 @@
  * TB_F_RESUME, env->resume cleared by resume TBs and set by TBs cut in
  * the middle of a block, exit_tb values (uintptr_t)tb | slot.
  *
- *   MARK               block start
+ *   MARK               block start (env->bpc = pc)
  *   MOVI  a, imm       r[a] = imm
  *   ADDI  a, imm       r[a] += imm
  *   ADD   a, b         r[a] += r[b]
