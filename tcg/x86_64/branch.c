@@ -57,7 +57,7 @@ void x86_resolve_labels(X86Gen *g)
 
 void x86_restore_frame(X86Gen *g)
 {
-    if (g->frame_ext && !g->frame_restored) {
+    if (g->frame_ext) {
         x86_alu_ri(&g->e, X86_ALU_ADD, X86_RSP, (int32_t)g->frame_ext);
     }
 }
@@ -271,7 +271,6 @@ static void gen_goto_tb(X86Gen *g, unsigned slot)
 
     ra_sync_globals(g);
     x86_restore_frame(g);
-    g->frame_restored = true;
     x86_align(e, GOTO_TB_ALIGN, GOTO_TB_PHASE);
     if (slot < 2) {
         g->tb->jmp_insn_offset[slot] = (uint32_t)e->pos;
@@ -280,6 +279,10 @@ static void gen_goto_tb(X86Gen *g, unsigned slot)
     x86_jmp_rel32(e);
     if (slot < 2) {
         g->tb->jmp_reset_offset[slot] = (uint32_t)e->pos;
+    }
+    /* Unchained: the ops up to exit_tb run in this TB's frame again. */
+    if (g->frame_ext) {
+        x86_alu_ri(e, X86_ALU_SUB, X86_RSP, (int32_t)g->frame_ext);
     }
 }
 
@@ -316,7 +319,6 @@ static void gen_set_label(X86Gen *g, uint32_t label)
     ra_at_label(g);
     g->label_pos[label] = (int64_t)g->e.pos;
     g->unreachable = false;
-    g->frame_restored = false;
 }
 
 bool x86_gen_branch(X86Gen *g, const IRInsn *insn)

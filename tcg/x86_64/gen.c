@@ -62,6 +62,9 @@ static bool op_ends_flow(const X86Gen *g, const IRInsn *insn)
     if (insn->op == IR_br || insn->op == IR_exit_tb || insn->op == IR_goto_ptr) {
         return true;
     }
+    if (insn->op == IR_brcond) {
+        return insn->args[2] == IR_COND_ALWAYS;
+    }
     if (insn->op == IR_call) {
         uint64_t idx = insn->args[insn->nout + insn->nin];
         return idx < g->ir->nhelpers && (g->ir->helpers[idx]->flags & IR_CALL_NORETURN);
@@ -199,9 +202,10 @@ static void gen_reset(X86Gen *g, uint8_t *buf, uintptr_t rx, size_t cap)
     g->nsync = 0;
     g->nmarks = 0;
     g->unreachable = false;
-    g->frame_restored = false;
     g->nslots = X86_FRAME_STATIC_SLOTS + g->frame_ext / 8;
-    memset(g->slot_busy, 0, g->slots_high);
+    if (g->slot_busy) {
+        memset(g->slot_busy, 0, g->slot_cap);
+    }
     g->slots_high = 0;
     g->tb->jmp_insn_offset[0] = g->tb->jmp_insn_offset[1] = UINT32_MAX;
     g->tb->jmp_reset_offset[0] = g->tb->jmp_reset_offset[1] = UINT32_MAX;

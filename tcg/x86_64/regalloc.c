@@ -632,7 +632,8 @@ void ra_at_label(X86Gen *g)
             }
             ts->loc = X86_VAL_MEM;
         } else if (ts->kind == IR_TEMP_LOCAL && ts->loc != X86_VAL_DEAD) {
-            if (ts->next_use != X86_NEVER) {
+            /* Uses before this op were in code that cannot run. */
+            if (ts->next_use != X86_NEVER && ts->next_use > g->cur) {
                 ra_fatal(g, "IR rule broken: local temp live across a label", i);
             }
             temp_kill(g, i);

@@ -152,7 +152,6 @@ typedef struct X86Gen {
     unsigned nslots;      /* slots available in this TB's frame */
     unsigned slots_high;  /* highest slot count used */
     unsigned frame_ext;   /* bytes subtracted from rsp on entry (multiple of 16) */
-    bool frame_restored;  /* rsp already restored (after goto_tb) */
 
     /* Labels. */
     int64_t *label_pos;   /* -1 until set */

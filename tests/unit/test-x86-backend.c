@@ -254,7 +254,16 @@ static void test_frame_extension(void **state)
         ir_gen_shli(f.ir, acc, acc, 1);
     }
     ir_gen_mov(f.ir, f.g[5], acc);
-    ir_gen_exit_tb(f.ir, 0);
+    ir_gen_goto_tb(f.ir, 0);
+    ir_gen_movi(f.ir, f.g[6], 5);
+    ir_gen_exit_tb(f.ir, 0x10);
+    fixture_gen(&f, NULL);
+    TranslationBlock big = f.tb;
+
+    /* A small TB to chain to. */
+    ir_reset(f.ir);
+    ir_gen_addi(f.ir, f.g[7], f.g[7], 1);
+    ir_gen_exit_tb(f.ir, 0x20);
     fixture_gen(&f, NULL);
 
     for (unsigned i = 0; i < 4; i++) {
@@ -265,12 +274,22 @@ static void test_frame_extension(void **state)
         r ^= f.env->gpr[i % 4] + (uint64_t)i * 3;
         r <<= 1;
     }
-    /* Run twice: the stack must be balanced after the first run. */
-    fixture_run(&f);
-    assert_int_equal(f.env->gpr[5], r);
-    f.env->gpr[5] = 0;
-    fixture_run(&f);
-    assert_int_equal(f.env->gpr[5], r);
+    /* Unchained, twice: the stack must be balanced after the first run. */
+    for (unsigned k = 0; k < 2; k++) {
+        f.env->gpr[5] = f.env->gpr[6] = 0;
+        assert_int_equal(fixture_run_tb(&f, &big), 0x10);
+        assert_int_equal(f.env->gpr[5], r);
+        assert_int_equal(f.env->gpr[6], 5);
+    }
+    /* Chained into the small TB, twice. */
+    backend_set_jmp(&f.bs, &f.cb, &big, 0, &f.tb);
+    for (unsigned k = 0; k < 2; k++) {
+        f.env->gpr[5] = f.env->gpr[6] = f.env->gpr[7] = 0;
+        assert_int_equal(fixture_run_tb(&f, &big), 0x20);
+        assert_int_equal(f.env->gpr[5], r);
+        assert_int_equal(f.env->gpr[6], 0);
+        assert_int_equal(f.env->gpr[7], 1);
+    }
     free(t);
     fixture_fini(&f);
 }
