@@ -696,6 +696,24 @@ def emit(forms, header):
     for n, (form, _f, _s, _c) in enumerate(tpls):
         first.setdefault(form, [n, 0])
         first[form][1] += 1
+    # Mnemonic index: the leading literal word of each template (lower
+    # case), sorted, so the assembler looks at the few templates whose key
+    # is a prefix of the instruction's first word.
+    keys = []
+    for n, (form, _f, start, _cnt) in enumerate(tpls):
+        kind, _a, _fl, text, _t2 = items[start]
+        if kind == "lit":
+            key = re.split(r"[\s]", text, 1)[0].lower()
+        elif kind == "lvpar":
+            key = "bstart."
+        else:
+            raise SyntaxError_("template %d of form %d starts with an operand" % (n, form))
+        keys.append((key, n))
+    keys.sort()
+    c.append("static const LinxSynKey linx_syn_key_tab[%d] = {\n" % len(keys))
+    for key, n in keys:
+        c.append("    { %s, %d },\n" % (c_str(key), n))
+    c.append("};\n\n")
     c.append("static const LinxSynRange linx_syn_form_range[LINX_F__COUNT] = {\n")
     for fm in forms:
         s, cnt = first[fm.index]

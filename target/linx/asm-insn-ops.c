@@ -425,7 +425,8 @@ static bool parse_iots(AsmCtx *c)
         for (;;) {
             const char *p;
             if (k == 2) {
-                return asm_fail(c, c->p, ASM_ERR_SEMANTIC, "wrong operand kind: at most 2 source tiles");
+                return asm_fail(c, asm_skip_ws(c->p), ASM_ERR_SEMANTIC,
+                                "wrong operand kind: at most 2 source tiles");
             }
             if (!parse_iot_src(c, k)) {
                 return false;

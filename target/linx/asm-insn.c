@@ -451,11 +451,16 @@ static bool try_template(AsmCtx *c, const LinxSynTemplate *t, LinxAsmResult *out
     return encode(c, out);
 }
 
+/* Templates whose key fits one first word (the most is well under 64). */
+#define ASM_MAX_CANDIDATES 64
+
 /* Run the template matcher; true with @out filled on success. */
 static bool assemble(AsmCtx *c, LinxAsmResult *out, LinxAsmError *err)
 {
     const char *start = asm_skip_ws(c->text);
     size_t word = strcspn(start, " \t");
+    uint16_t cand[ASM_MAX_CANDIDATES];
+    unsigned ncand;
     int pass;
 
     if (!*start) {
@@ -463,22 +468,24 @@ static bool assemble(AsmCtx *c, LinxAsmResult *out, LinxAsmError *err)
         snprintf(err->msg, sizeof(err->msg), "empty instruction");
         return false;
     }
+    ncand = linx_syn_candidates(start, word, cand, ASM_MAX_CANDIDATES);
+    if (ncand > ASM_MAX_CANDIDATES) {
+        ncand = ASM_MAX_CANDIDATES; /* cannot happen with the generated keys */
+    }
     for (pass = c->legacy ? 0 : 1; pass < 2; pass++) {
-        for (unsigned form = 0; form < LINX_F__COUNT; form++) {
-            unsigned n;
-            const LinxSynTemplate *t = linx_syn_form_templates(form, &n);
-            for (unsigned i = 0; i < n; i++) {
-                bool legacy_t = t[i].kind == LINX_SYN_T_LEGACY;
-                if (legacy_t != (pass == 0)) {
-                    continue;
-                }
-                if (try_template(c, &t[i], out)) {
-                    return true;
-                }
+        for (unsigned i = 0; i < ncand; i++) {
+            const LinxSynTemplate *t = linx_syn_template(cand[i]);
+            bool legacy_t = t->kind == LINX_SYN_T_LEGACY;
+            if (legacy_t != (pass == 0)) {
+                continue;
+            }
+            if (try_template(c, t, out)) {
+                return true;
             }
         }
     }
-    if (c->level == ASM_ERR_SYNTAX && c->col < (unsigned)(start - c->text) + word) {
+    if (c->level == ASM_ERR_NONE ||
+        (c->level == ASM_ERR_SYNTAX && c->col < (unsigned)(start - c->text) + word)) {
         err->col = (unsigned)(start - c->text);
         snprintf(err->msg, sizeof(err->msg), "unknown mnemonic: '%.*s'", (int)word, start);
         return false;

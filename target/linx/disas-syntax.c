@@ -31,6 +31,59 @@ const LinxSynItem *linx_syn_items(const LinxSynTemplate *t)
     return &linx_syn_item_tab[t->start];
 }
 
+const LinxSynTemplate *linx_syn_template(unsigned index)
+{
+    return &linx_syn_template_tab[index];
+}
+
+/* Compare @len chars of @s (case-folded) with @key; like strcmp. */
+static int key_cmp(const char *s, size_t len, const char *key)
+{
+    for (size_t i = 0; i < len; i++) {
+        int a = (unsigned char)s[i], b = (unsigned char)key[i];
+        if (a >= 'A' && a <= 'Z') {
+            a += 'a' - 'A';
+        }
+        if (a != b) {
+            return a - b;
+        }
+    }
+    return key[len] ? -1 : 0;
+}
+
+static int cmp_u16(const void *a, const void *b)
+{
+    return (int)*(const uint16_t *)a - (int)*(const uint16_t *)b;
+}
+
+unsigned linx_syn_candidates(const char *word, size_t len, uint16_t *out, unsigned max)
+{
+    const size_t nkeys = sizeof(linx_syn_key_tab) / sizeof(linx_syn_key_tab[0]);
+    unsigned n = 0;
+
+    for (size_t l = 1; l <= len; l++) {
+        size_t lo = 0, hi = nkeys;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (key_cmp(word, l, linx_syn_key_tab[mid].key) > 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        for (; lo < nkeys && key_cmp(word, l, linx_syn_key_tab[lo].key) == 0; lo++) {
+            if (n < max) {
+                out[n] = linx_syn_key_tab[lo].template;
+            }
+            n++;
+        }
+    }
+    if (n <= max) {
+        qsort(out, n, sizeof(out[0]), cmp_u16);
+    }
+    return n;
+}
+
 const uint8_t linx_syn_iots_fields[LINX_SYN_IOTS_NFIELDS] = {
     LINX_FLD_S0V, LINX_FLD_S0R, LINX_FLD_SrcTile0, LINX_FLD_S1V, LINX_FLD_S1R, LINX_FLD_SrcTile1,
 };

@@ -130,9 +130,20 @@ typedef struct LinxSynRange {
     uint16_t count;
 } LinxSynRange;
 
+typedef struct LinxSynKey {
+    const char *key;   /* leading literal word of the template, lower case */
+    uint16_t template; /* index in the template table */
+} LinxSynKey;
+
 /* Templates of @form (the printed one first). */
 const LinxSynTemplate *linx_syn_form_templates(unsigned form, unsigned *count);
 const LinxSynItem *linx_syn_items(const LinxSynTemplate *t);
+const LinxSynTemplate *linx_syn_template(unsigned index);
+
+/* Templates that may spell an instruction whose first word is @word
+ * (@len chars): those whose key is a prefix of it.  Fills @out with up to
+ * @max template indices in table order; returns how many there are. */
+unsigned linx_syn_candidates(const char *word, size_t len, uint16_t *out, unsigned max);
 
 /* Fields some kinds use by fixed name (B.IOT sources, B.ATTR, B.HINT). */
 enum {

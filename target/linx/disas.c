@@ -410,11 +410,12 @@ static void print_cvt(DisasCtx *c, const LinxSynItem *it)
  * TileOpcode named the operation.  The codes are the ones the shared
  * listing shows: 33 TLOAD, 65 TSTORE, 34 TMOV (32 + TMA function), 2
  * MAMULB, 66 MAMULB.ACC, 258 ACCCVT, 0 VCALL; anything else printed as
- * "BSTART.VPAR <op>, <dtype>". */
+ * "BSTART.VPAR <op>, <dtype>".  Longer names first: the assembler matches
+ * these texts as prefixes. */
 const LinxLegacyTileOp linx_legacy_tile_ops[LINX_LEGACY_TILE_OPS] = {
     { 33, "BSTART.TMA\tTLOAD" },        { 65, "BSTART.TMA\tTSTORE" },
-    { 34, "BSTART.TMA\tTMOV" },         { 2, "BSTART.CUBE\tMAMULB" },
-    { 66, "BSTART.CUBE\tMAMULB.ACC" },  { 258, "BSTART.CUBE\tACCCVT" },
+    { 34, "BSTART.TMA\tTMOV" },         { 66, "BSTART.CUBE\tMAMULB.ACC" },
+    { 2, "BSTART.CUBE\tMAMULB" },       { 258, "BSTART.CUBE\tACCCVT" },
     { 0, "BSTART.VPAR\tVCALL" },
 };
 
