@@ -12,10 +12,11 @@
 
 enum {
     STORAGE_ALIGN = 4096,
-    /* Slots start half a page into the block (no 4K aliasing with
-     * page-aligned guest buffers) and are 64 B further apart than their
-     * size (no two slots in the same cache sets). */
-    SLOT_BASE_OFFSET = 2048,
+    /* Slots start 1 KB into the block and are 64 B further apart than
+     * their size, so no slot starts on a 4 KB boundary (4K aliasing with
+     * page-aligned guest buffers) and slots start in different cache sets:
+     * slot i begins at 1024 + 64 i (mod 4096), i < 36. */
+    SLOT_BASE_OFFSET = 1024,
     SLOT_STRIDE = LINX_TILE_MAX_BYTES + 64,
 };
 

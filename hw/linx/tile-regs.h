@@ -19,9 +19,9 @@
  *   - ACC is one implicit accumulator (m x n elements of 32 bits, stored
  *     row-major: its internal order is not architecturally observable).
  *
- * Tile data lives in one allocation; slots sit at 2 KB from a 4 KB
- * boundary and 64 B apart from each other so that tile buffers do not
- * 4K-alias with page-aligned guest buffers (shared/docs/tile-limit.md 7).
+ * Tile data lives in one allocation; no slot starts on a 4 KB boundary
+ * and slots are staggered by 64 B, so tile buffers do not 4K-alias with
+ * page-aligned guest buffers (shared/docs/tile-limit.md 7).
  *
  * The state hangs off CPULinxState.tiles; nothing here is global.
  */
