@@ -18,6 +18,9 @@
 #ifndef LINX_TEST_X86_BACKEND_RANDOM_IR_H
 #define LINX_TEST_X86_BACKEND_RANDOM_IR_H
 
+#include <glib.h>
+
+#include "tcg/interp.h"
 #include "test-x86-backend-fixture.h"
 
 #define RIR_MAX_POOL 64
@@ -297,6 +300,25 @@ static void rir_expect_same(const RIRState *want, const RIRState *got, const cha
     if (memcmp(want->mem, got->mem, GUEST_BYTES) != 0) {
         fail_msg("%s (program %u): guest memory differs", what, seed);
     }
+}
+
+/* Run f->ir (copied into a TB, as the exec loop keeps it) in the
+ * interpreter; returns the exit value. */
+static uintptr_t run_interp(JitFixture *f, LinxInterp *it)
+{
+    TranslationBlock tb = { 0 };
+    uintptr_t r;
+
+    tb.pc = GUEST_BASE;
+    tb.ir = g_memdup2(f->ir->insns, f->ir->ninsns * sizeof(IRInsn));
+    tb.nir = f->ir->ninsns;
+    tb.temps = g_memdup2(f->ir->temps, f->ir->ntemps * sizeof(IRTempInfo));
+    tb.ntemps = f->ir->ntemps;
+    r = interp_run_tb(it, f->env, &tb);
+    interp_tb_release(&tb);
+    g_free(tb.ir);
+    g_free(tb.temps);
+    return r;
 }
 
 #endif /* LINX_TEST_X86_BACKEND_RANDOM_IR_H */

@@ -9,30 +9,10 @@
  */
 #include "test-x86-backend-random-ir.h"
 
-#include <glib.h>
-
-#include "tcg/interp.h"
 #include "tcg/optimize.h"
 
 #define NB_PROGRAMS 3000
 #define PROGRAM_STEPS 70
-
-static uintptr_t run_interp(JitFixture *f, LinxInterp *it)
-{
-    TranslationBlock tb = { 0 };
-    uintptr_t r;
-
-    tb.pc = GUEST_BASE;
-    tb.ir = g_memdup2(f->ir->insns, f->ir->ninsns * sizeof(IRInsn));
-    tb.nir = f->ir->ninsns;
-    tb.temps = g_memdup2(f->ir->temps, f->ir->ntemps * sizeof(IRTempInfo));
-    tb.ntemps = f->ir->ntemps;
-    r = interp_run_tb(it, f->env, &tb);
-    interp_tb_release(&tb);
-    g_free(tb.ir);
-    g_free(tb.temps);
-    return r;
-}
 
 static void test_jit_matches_interpreter(void **state)
 {
