@@ -708,6 +708,9 @@ static void test_seed_body_rewrite(void **state)
         { "v.add lc0, lc1.sw, ->vt", NULL },
         { "addi a0, 1, ->t", NULL },
         { "v.sll vt#1, 2, ->vt", NULL },
+        /* the register-index form [base, idx<<k] is not a two-part address */
+        { "v.lb [vm#1.ub, vm#4.sd<<31], ->vr44.sd", NULL },
+        { "v.sw vt#1.sw, [to, lc0<<2, zero.sd<<2]", NULL },
     };
     (void)state;
 

@@ -11,6 +11,7 @@
  *   template.c    seed template-block syntax (TSTORE/TLOAD/MPAR/MSEQ): parsing
  *   template-emit.c  ... and expansion into header instructions
  *   seed-body.c   seed 004 kernel-body spellings mapped to v0.4 forms
+ *   pcrel.c       symbolic operands of ADDTPC/HL.ADDTPC and the low-part ADDI
  *   assemble.c    the two passes and the public API
  *   elf-write.c   ELF (ET_EXEC, ET_REL) and raw binary output
  *   listing.c     the -a listing
@@ -115,6 +116,7 @@ typedef struct AsSymbol {
     bool has_size;
     bool is_equ;         /* defined by .equ/.set/= */
     bool explicit_local; /* .local */
+    bool is_address;     /* a label, or an .equ of an address */
     bool referenced;
     uint8_t equ_state;   /* AS_EQU_* */
     const char *equ_expr;/* pending .equ expression text (lazy) */
@@ -169,6 +171,10 @@ struct LinxAs {
     bool in_block_comment; /* lexer state across lines */
     bool ended;            /* .end seen */
     unsigned include_depth;
+
+    char **seed_bodies;    /* body labels of seed MPAR/MSEQ headers seen so far */
+    uint32_t nseed_bodies, seed_bodies_cap;
+    bool in_seed_body;     /* between such a label and its block terminator */
 
     char *file_sym;        /* name from .file, for an STT_FILE symbol */
     uint64_t entry;
@@ -248,6 +254,10 @@ bool as_word_eq(const char *p, size_t n, const char *word);
  * @err set on a syntax error, an undefined symbol in pass 2, or an
  * operation on values that cannot be combined. */
 bool as_expr(LinxAs *as, const char **pp, AsValue *out, char *err, size_t errlen);
+/* The same, also telling whether the value is an address (a label, '.',
+ * a numeric label or an .equ of one took part) rather than a number. */
+bool as_expr_sym(LinxAs *as, const char **pp, AsValue *out, bool *symbolic, char *err,
+                 size_t errlen);
 /* Parse an expression that must be an absolute value now; reports errors
  * against @st and returns false. */
 bool as_expr_abs(LinxAs *as, AsStmt *st, const char **pp, int64_t *v, const char *what);
@@ -302,8 +312,19 @@ void as_template_free(struct AsTemplate *t);
 /* Listing text of the @i-th expanded instruction (NULL past the end). */
 const char *as_template_insn_text(const struct AsTemplate *t, unsigned i, unsigned *len_out);
 
+/* ---- page-relative operands (pcrel.c) ---------------------------------------- */
+/* Pass 2: the text to encode when a page-relative instruction names an
+ * address (malloc'ed), or NULL to encode @text as it is.  Errors are
+ * reported against @st and set *@failed. */
+char *as_pcrel_rewrite(LinxAs *as, const AsStmt *st, const char *text, uint64_t pc, bool *failed);
+
 /* ---- seed kernel-body spellings (seed-body.c) ------------------------------ */
-/* NULL if @text needs no change, else the v0.4 spelling (malloc'ed). */
+/* NULL if @text needs no change, else the v0.4 spelling (malloc'ed).
+ * Only for instructions inside a seed kernel body (see seed-body.c). */
 char *as_seed_body_rewrite(const char *text);
+/* A seed MPAR/MSEQ header names @name (@len bytes) as its body. */
+void as_seed_body_note(LinxAs *as, const char *name, size_t len);
+/* Pass 1 bookkeeping of the "inside a seed kernel body" state. */
+void as_seed_body_track(LinxAs *as, const AsStmt *st);
 
 #endif /* LINX_TOOLS_AS_INTERNAL_H */

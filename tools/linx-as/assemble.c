@@ -66,6 +66,10 @@ void linx_as_free(LinxAs *as)
     free(as->stmts);
     as_sections_free(as);
     as_symbols_free(as);
+    for (uint32_t i = 0; i < as->nseed_bodies; i++) {
+        free(as->seed_bodies[i]);
+    }
+    free(as->seed_bodies);
     free(as->file_sym);
     free(as->diag);
     free(as->diag_recs);
@@ -151,6 +155,7 @@ static void define_label(LinxAs *as, AsStmt *st, uint32_t idx)
         return;
     }
     s->defined = true;
+    s->is_address = true;
     s->sec = st->sec;
     s->value = (int64_t)st->off;
     s->def_file = st->file;
@@ -203,7 +208,7 @@ static void pass1_insn(LinxAs *as, AsStmt *st)
     LinxAsmError e;
     unsigned len;
 
-    st->rewritten = as_seed_body_rewrite(st->text);
+    st->rewritten = as->in_seed_body ? as_seed_body_rewrite(st->text) : NULL;
     if (st->rewritten) {
         text = st->rewritten;
     }
@@ -248,6 +253,7 @@ void as_pass1_stmt(LinxAs *as, uint32_t idx)
     }
     st = &as->stmts[idx]; /* .include may have moved the array */
     st->size = as->secs[sec].lc - st->off;
+    as_seed_body_track(as, st);
     if (as->errors != errs) {
         st->failed = true;
     }
@@ -258,6 +264,8 @@ void as_pass1_stmt(LinxAs *as, uint32_t idx)
 static void pass2_insn(LinxAs *as, AsStmt *st)
 {
     const char *text = st->rewritten ? st->rewritten : st->text;
+    bool failed = false;
+    char *pcrel = as_pcrel_rewrite(as, st, text, as->secs[st->sec].addr + st->off, &failed);
     LinxAsmEnv env = {
         .pc = as->secs[st->sec].addr + st->off,
         .eval = as_expr_eval_cb,
@@ -270,10 +278,18 @@ static void pass2_insn(LinxAs *as, AsStmt *st)
 
     memset(&r, 0, sizeof(r));
     memset(&e, 0, sizeof(e));
-    if (!linx_asm_insn(text, &env, &r, &e)) {
-        insn_error(as, st, text, &e);
+    if (failed) {
         return;
     }
+    if (pcrel) {
+        text = pcrel;
+    }
+    if (!linx_asm_insn(text, &env, &r, &e)) {
+        insn_error(as, st, text, &e);
+        free(pcrel);
+        return;
+    }
+    free(pcrel);
     if (r.len != st->size || r.len > sizeof(r.bytes)) {
         as_error(as, st, st->col, "internal error: instruction length %u differs from pass 1 (%llu)",
                  r.len, (unsigned long long)st->size);
@@ -361,6 +377,7 @@ bool linx_as_assemble(LinxAs *as)
     }
     as->pass = 1;
     for (uint32_t fi = 0; fi < nmain && !as->ended; fi++) {
+        as->in_seed_body = false;
         as_lex_file(as, fi);
     }
     if (!as_too_many_errors(as)) {

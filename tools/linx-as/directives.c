@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "as-internal.h"
+#include "target/linx/decode.h"
 #include "util/elf-file.h"
 
 #define AS_MAX_ALIGN_LOG2 16          /* .p2align 16 = 64 KiB at most */
@@ -379,6 +380,7 @@ static void define_equ(LinxAs *as, AsStmt *st, const char *name, size_t n, const
     const char *p = as_skip_ws(expr);
     char err[AS_ERRLEN];
     AsValue v;
+    bool symbolic = false;
 
     if (as->pass == 1) {
         if (s->defined && !s->is_equ) {
@@ -397,7 +399,7 @@ static void define_equ(LinxAs *as, AsStmt *st, const char *name, size_t n, const
         }
     }
     st->sym = idx;
-    if (!as_expr(as, &p, &v, err, sizeof(err))) {
+    if (!as_expr_sym(as, &p, &v, &symbolic, err, sizeof(err))) {
         as_error(as, st, as_col(as, st, expr), "%s", err);
         return;
     }
@@ -411,6 +413,7 @@ static void define_equ(LinxAs *as, AsStmt *st, const char *name, size_t n, const
     }
     s->defined = true;
     s->is_equ = true;
+    s->is_address = symbolic;
     if (v.known) {
         s->sec = v.sec;
         s->value = v.v;
@@ -616,6 +619,48 @@ static void dir_fill(LinxAs *as, AsStmt *st, int arg)
     }
 }
 
+/* .insn VALUE: raw instruction bits, as the disassembler prints an
+ * encoding no form matches.  The length comes from the first halfword
+ * (digest 1.1), VALUE is the packed stream bytes read little-endian. */
+static void dir_insn(LinxAs *as, AsStmt *st, int arg)
+{
+    const char *p = as_skip_ws(st->args);
+    const char *start = p;
+    char err[AS_ERRLEN];
+    AsValue v;
+    unsigned len;
+
+    (void)arg;
+    if (!as_expr(as, &p, &v, err, sizeof(err))) {
+        as_error(as, st, as_col(as, st, start), "%s", err);
+        return;
+    }
+    if (!expect_end(as, st, p)) {
+        return;
+    }
+    if (!v.known || v.sec != AS_SEC_ABS) {
+        as_error(as, st, as_col(as, st, start),
+                 "expression not constant: '.insn %s' must be known here (it gives the length)", start);
+        return;
+    }
+    len = linx_insn_length((uint16_t)v.v);
+    if (len < 8 && ((uint64_t)v.v >> (8 * len)) != 0) {
+        as_error(as, st, as_col(as, st, start),
+                 "immediate out of range: '.insn %s' has bits above its %u-byte length (from the first halfword)",
+                 start, len);
+        return;
+    }
+    if (as->secs[as->cur_sec].lc & 1) {
+        as_error(as, st, st->col, "misaligned target: instruction at odd offset 0x%llx",
+                 (unsigned long long)as->secs[as->cur_sec].lc);
+        return;
+    }
+    if (!no_data_in_nobits(as, st)) {
+        return;
+    }
+    as_emit_le(as, (uint64_t)v.v, len);
+}
+
 /* ---- alignment and location ---------------------------------------------------- */
 
 /* arg: 0 = .p2align (power), 1 = .align / .balign (bytes) */
@@ -775,6 +820,7 @@ static void dir_comm(LinxAs *as, AsStmt *st, int global)
                      (int)n, name, as->files[sym->def_file].name, sym->def_line);
         } else {
             sym->defined = true;
+            sym->is_address = true;
             sym->sec = bss;
             sym->value = (int64_t)s->lc;
             sym->size = (uint64_t)size;
@@ -935,6 +981,7 @@ static const AsDirective directives[] = {
     { ".space", dir_space, 0 },
     { ".skip", dir_space, 0 },
     { ".fill", dir_fill, 0 },
+    { ".insn", dir_insn, 0 },
     { ".p2align", dir_align, 0 },
     { ".align", dir_align, 1 },
     { ".balign", dir_align, 1 },

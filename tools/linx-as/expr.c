@@ -26,6 +26,7 @@ typedef struct ExprCtx {
     char *err;
     size_t errlen;
     bool failed;
+    bool symbolic; /* a label, '.', or a numeric label took part */
 } ExprCtx;
 
 static bool expr_lor(ExprCtx *c, AsValue *v);
@@ -102,6 +103,7 @@ static bool expr_number(ExprCtx *c, AsValue *v)
             num = num * 10 + (uint64_t)(p[i] - '0');
         }
         c->p = p + n + 1;
+        c->symbolic = true;
         if (!as_numlabel_value(c->as, num, p[n] == 'f', v)) {
             if (c->as->pass == 2) {
                 expr_fail(c, "undefined symbol: local label '%.*s' has no definition there", s,
@@ -194,6 +196,7 @@ static bool expr_symbol(ExprCtx *c, AsValue *v)
     c->p = s + n;
     if (n == 1 && s[0] == '.') {
         LinxAs *as = c->as;
+        c->symbolic = true;
         if (as->cur_sec < 0) {
             *v = unknown_value();
             return true;
@@ -214,6 +217,9 @@ static bool expr_symbol(ExprCtx *c, AsValue *v)
     if (!sym->referenced) {
         sym->referenced = true;
         sym->ref_stmt = c->as->cur_stmt + 1;
+    }
+    if (sym->is_address) {
+        c->symbolic = true;
     }
     if (!sym->defined) {
         if (c->as->pass == 2) {
@@ -425,7 +431,8 @@ static bool expr_lor(ExprCtx *c, AsValue *v)
     return expr_unary(c, v) && expr_binary(c, v, 1);
 }
 
-bool as_expr(LinxAs *as, const char **pp, AsValue *out, char *err, size_t errlen)
+bool as_expr_sym(LinxAs *as, const char **pp, AsValue *out, bool *symbolic, char *err,
+                 size_t errlen)
 {
     ExprCtx c = { .as = as, .p = *pp, .err = err, .errlen = errlen };
 
@@ -434,7 +441,15 @@ bool as_expr(LinxAs *as, const char **pp, AsValue *out, char *err, size_t errlen
         return false;
     }
     *pp = c.p;
+    if (symbolic) {
+        *symbolic = c.symbolic;
+    }
     return true;
+}
+
+bool as_expr(LinxAs *as, const char **pp, AsValue *out, char *err, size_t errlen)
+{
+    return as_expr_sym(as, pp, out, NULL, err, errlen);
 }
 
 bool as_expr_abs(LinxAs *as, AsStmt *st, const char **pp, int64_t *v, const char *what)

@@ -126,24 +126,35 @@ static bool parse_line(const char *s, const char *e, uint64_t *addr, uint8_t *by
     return true;
 }
 
+/* One output line: an instruction's text, a ".org", or empty. */
+typedef struct SrcLine {
+    const char *text;
+    size_t len;
+    uint64_t org; /* != UINT64_MAX: this line is ".org org" */
+} SrcLine;
+
 bool linx_as_objdump_source(const char *listing, size_t len, char **src, size_t *srclen,
                             uint64_t *base, uint8_t **expect, size_t *expect_len)
 {
     OutText out = { 0 };
+    SrcLine *lines = NULL;
+    size_t nlines = 0, cap = 0, blank = SIZE_MAX;
     uint8_t *img = NULL;
     size_t img_cap = 0;
     uint64_t first = 0, next = 0;
     bool any = false;
     const char *p = listing, *end = listing + len;
 
-    out_put(&out, "", 0);
+    /* Line i of the source is line i of the listing, so that messages
+     * point into the listing; a gap's ".org" takes the blank line before
+     * the instruction (a symbol header), or a new line when there is none. */
     while (p < end) {
         const char *e = memchr(p, '\n', (size_t)(end - p));
         const char *text, *text_end;
         uint8_t bytes[OBJDUMP_MAX_GROUPS * 4];
         unsigned n;
         uint64_t addr;
-        char line[64];
+        SrcLine l = { .text = "", .len = 0, .org = UINT64_MAX };
 
         if (!e) {
             e = end;
@@ -154,11 +165,19 @@ bool linx_as_objdump_source(const char *listing, size_t len, char **src, size_t 
                 any = true;
             }
             if (addr != next) {
-                snprintf(line, sizeof(line), "\t.org 0x%llx\n", (unsigned long long)(addr - first));
-                out_put(&out, line, strlen(line));
+                if (blank == SIZE_MAX) {
+                    if (nlines == cap) {
+                        cap = cap ? cap * 2 : 1024;
+                        lines = as_xrealloc(lines, cap * sizeof(SrcLine));
+                    }
+                    blank = nlines++;
+                    lines[blank] = l;
+                }
+                lines[blank].org = addr - first;
             }
-            out_put(&out, text, (size_t)(text_end - text));
-            out_put(&out, "\n", 1);
+            l.text = text;
+            l.len = (size_t)(text_end - text);
+            blank = SIZE_MAX;
             if (addr - first + n > img_cap) {
                 size_t c = img_cap ? img_cap : 4096;
                 while (c < addr - first + n) {
@@ -170,9 +189,28 @@ bool linx_as_objdump_source(const char *listing, size_t len, char **src, size_t 
             }
             memcpy(img + (addr - first), bytes, n);
             next = addr + n;
+        } else if (blank == SIZE_MAX) {
+            blank = nlines;
         }
+        if (nlines == cap) {
+            cap = cap ? cap * 2 : 1024;
+            lines = as_xrealloc(lines, cap * sizeof(SrcLine));
+        }
+        lines[nlines++] = l;
         p = e + 1;
     }
+    out_put(&out, "", 0);
+    for (size_t i = 0; i < nlines; i++) {
+        if (lines[i].org != UINT64_MAX) {
+            char org[48];
+            snprintf(org, sizeof(org), "\t.org 0x%llx", (unsigned long long)lines[i].org);
+            out_put(&out, org, strlen(org));
+        } else {
+            out_put(&out, lines[i].text, lines[i].len);
+        }
+        out_put(&out, "\n", 1);
+    }
+    free(lines);
     *src = out.p;
     *srclen = out.len;
     *base = first;

@@ -8,7 +8,8 @@
  * pass 1.
  *
  * Layout (docs/assembler.md "Output"): loaded sections are placed from the
- * base address in the order executable, read-only, writable PROGBITS,
+ * base address (the first one exactly there, so the base must suit its
+ * alignment) in the order executable, read-only, writable PROGBITS,
  * writable NOBITS, each group in creation order and each section at its
  * alignment.  For ET_EXEC every group after the first starts on a new
  * 4 KiB page so that segments with different permissions never share a
@@ -20,7 +21,7 @@
 #include "util/elf-file.h"
 
 #define AS_PAGE_SIZE 0x1000u
-#define AS_TEXT_ALIGN 4u
+#define AS_TEXT_ALIGN 2u /* instructions are halfword aligned */
 
 static bool name_is(const char *name, const char *prefix)
 {
@@ -150,6 +151,12 @@ void as_layout(LinxAs *as)
             /* NOBITS follows the writable data on the same pages. */
             if (paged && last_group >= 0 && g != last_group && !(g == 3 && last_group == 2)) {
                 addr = align_up(addr, AS_PAGE_SIZE);
+            }
+            if (last_group < 0 && (addr & (s->align - 1))) {
+                /* The first section starts exactly at the base. */
+                as_error_nopos(as, "misaligned target: base address 0x%llx is not a multiple of "
+                               "the alignment %llu of '%s'",
+                               (unsigned long long)addr, (unsigned long long)s->align, s->name);
             }
             last_group = g;
             addr = align_up(addr, s->align);

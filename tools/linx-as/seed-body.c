@@ -9,12 +9,19 @@
  *     (v0.4 requires .brg for global accesses; tile bases TA..TS stay the
  *     plain local form.)
  *  2. Tile bases are written in upper case in the seed (`TO`): lowered.
- *  3. A two-part address `[base, lc0<<k]` has no offset: the immediate
- *     form with offset 0 is meant:
+ *  3. A two-part address `[base, lc0<<k]` (lane term, no offset) is the
+ *     immediate form with offset 0:
  *        v.sw vt#1.sw, [TO, lc0<<2]  =>  v.swi vt#1.sw, [to, lc0<<2, 0]
  *  4. Seed 004's example writes `vt#1,.sw` for `vt#1.sw`: the stray comma
  *     before a type suffix is dropped.
  * Text that needs none of this is returned unchanged (NULL).
+ *
+ * These spellings are valid v0.4 text with another meaning (a non-.brg
+ * access with an ri base is the local form; `[base, idx<<k]` is the
+ * register-index form), so the mapping applies only inside a seed kernel
+ * body: from a label that a seed MPAR/MSEQ header written before it names
+ * as its body, to the block terminator (C.BSTOP/BSTOP) or the next block
+ * start, template, section directive or file end.
  */
 #include <string.h>
 
@@ -69,6 +76,63 @@ static bool is_type_suffix(const char *p)
     return false;
 }
 
+/* Is the second element of the address at '[' @b a lane term "lc0<<k"? */
+static bool lane_term_second(const char *b)
+{
+    const char *c = strchr(b, ',');
+    if (!c) {
+        return false;
+    }
+    c = as_skip_ws(c + 1);
+    return (c[0] == 'l' || c[0] == 'L') && (c[1] == 'c' || c[1] == 'C') && c[2] == '0' &&
+           !as_is_ident_char((unsigned char)c[3]);
+}
+
+void as_seed_body_note(LinxAs *as, const char *name, size_t len)
+{
+    as_grow((void **)&as->seed_bodies, &as->seed_bodies_cap, as->nseed_bodies + 1, sizeof(char *));
+    as->seed_bodies[as->nseed_bodies++] = as_xstrndup(name, len);
+}
+
+static bool is_block_boundary(const char *text)
+{
+    size_t n = 0;
+    while (text[n] && !as_is_space((unsigned char)text[n])) {
+        n++;
+    }
+    return as_word_eq(text, n, "C.BSTOP") || as_word_eq(text, n, "BSTOP") ||
+           (n >= 6 && as_word_eq(text, 6, "BSTART")) || (n >= 8 && as_word_eq(text, 8, "C.BSTART")) ||
+           (n >= 9 && as_word_eq(text, 9, "HL.BSTART"));
+}
+
+void as_seed_body_track(LinxAs *as, const AsStmt *st)
+{
+    switch (st->kind) {
+    case AS_ST_LABEL:
+        for (uint32_t i = 0; i < as->nseed_bodies && !st->is_numlabel; i++) {
+            if (strcmp(as->seed_bodies[i], st->text) == 0) {
+                as->in_seed_body = true;
+            }
+        }
+        break;
+    case AS_ST_INSN:
+        if (is_block_boundary(st->text)) {
+            as->in_seed_body = false;
+        }
+        break;
+    case AS_ST_TEMPLATE:
+        as->in_seed_body = false;
+        break;
+    case AS_ST_DIRECTIVE:
+        if (st->sec != as->cur_sec) {
+            as->in_seed_body = false;
+        }
+        break;
+    default:
+        break;
+    }
+}
+
 char *as_seed_body_rewrite(const char *text)
 {
     char out[SEED_MAX_TEXT];
@@ -102,7 +166,7 @@ char *as_seed_body_rewrite(const char *text)
             depth += *q == '[' ? 1 : *q == ']' ? -1 : 0;
             commas += depth == 0 && *q == ',';
         }
-        if (commas == 1 && !immform) {
+        if (commas == 1 && !immform && lane_term_second(bracket)) {
             out[o++] = 'i';
             changed = true;
         }
@@ -153,7 +217,7 @@ char *as_seed_body_rewrite(const char *text)
                 depth += *q == '[' ? 1 : *q == ']' ? -1 : 0;
                 commas += depth == 0 && *q == ',';
             }
-            if (commas == 1) {
+            if (commas == 1 && lane_term_second(bracket)) {
                 memcpy(out + o, ", 0", 3);
                 o += 3;
             }

@@ -100,14 +100,14 @@ bool as_sym_value(LinxAs *as, AsSymbol *s, AsValue *out, char *err, size_t errle
         uint64_t saved_lc = saved_sec >= 0 ? as->secs[saved_sec].lc : 0;
         const AsStmt *st = &as->stmts[s->equ_stmt];
         AsValue v;
-        bool ok;
+        bool ok, symbolic = false;
 
         /* Evaluate where the .equ was written: '.' means its location. */
         s->equ_state = AS_EQU_BUSY;
         as->cur_stmt = s->equ_stmt;
         as->cur_sec = st->sec;
         as->secs[st->sec].lc = st->off;
-        ok = as_expr(as, &p, &v, err, errlen);
+        ok = as_expr_sym(as, &p, &v, &symbolic, err, errlen);
         as->cur_stmt = saved_stmt;
         as->cur_sec = saved_sec;
         if (saved_sec >= 0) {
@@ -115,6 +115,7 @@ bool as_sym_value(LinxAs *as, AsSymbol *s, AsValue *out, char *err, size_t errle
         }
         s = &as->syms[idx];
         s->equ_state = AS_EQU_PENDING;
+        s->is_address = symbolic;
         if (!ok) {
             return false;
         }

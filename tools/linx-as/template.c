@@ -660,6 +660,14 @@ bool as_template_parse(LinxAs *as, AsStmt *st)
         if (!parse_expr(&ps, &t->body, "the body label")) {
             return false;
         }
+        {
+            /* A plain label: its instructions use the seed body spellings. */
+            const char *b = t->body.expr;
+            size_t n = as_ident_len(b);
+            if (n && as_skip_ws(b + n) == ps.p) {
+                as_seed_body_note(as, b, n);
+            }
+        }
         ws(&ps);
         if (*ps.p != ',') {
             return perr(&ps, ps.p, "wrong operand kind: expected ',' after the body label, found '%.*s'",
