@@ -19,7 +19,8 @@ empty (",,") when a kind's optional operand is absent in the form.  The kinds
   d        5-bit destination (t, u, or a register name)
   rs       index/second source: reg, SrcRType suffix, optional <<shamt;
            args: not (".not" instead of ".neg"), shN (fixed shift N)
-  i        decimal immediate; arg sN = scaled by 2^N (memory offsets)
+  i        decimal immediate; arg sN = scaled by 2^N (memory offsets),
+           x = sign-extend a field the catalog declares unsigned
   sh       SETC immediate: (imm, shamt) printed as one value
   pc       PC-relative target, printed as an absolute address;
            args sN (field << N), x (sign-extend an unsigned field),
@@ -220,9 +221,19 @@ def rs_token(ctx, tok, vector=False):
     return out + (";" + ",".join(args) if args else "") + "}"
 
 
+# Immediates the catalog declares unsigned but the ISA sign-extends
+# (digest 1.6, docs/decisions.md D5): printed signed, accepted either way.
+SEXT_IMM_FORMS = {"ADDTPC", "LUI", "HL.ADDTPC", "HL.LUI"}
+
+
 def imm_token(ctx, tok, scale=0):
     f = ctx.next_imm()
-    return "{i:%s%s}" % (f, ";s%d" % scale if scale else "")
+    args = []
+    if scale:
+        args.append("s%d" % scale)
+    if ctx.fm.mnemonic in SEXT_IMM_FORMS:
+        args.append("x")
+    return "{i:%s%s}" % (f, (";" + ",".join(args)) if args else "")
 
 
 def mem_operand(ctx, inner, scale):
@@ -567,6 +578,8 @@ def arg_value(fm, kind, args):
             v = CVT_VARIANTS.index(a)
         elif kind in ("i", "vlane", "fall") and a[0] == "s":
             v |= int(a[1:])
+        elif kind == "i" and a == "x":
+            v |= 16
         elif kind == "pc":
             if a[0] == "s":
                 v |= int(a[1:])

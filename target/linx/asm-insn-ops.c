@@ -30,6 +30,8 @@ enum {
 
 /* ---- Small helpers ---------------------------------------------------------- */
 
+static const LinxFormField *field_of(AsmCtx *c, unsigned fid);
+
 static const char *tok_start(AsmCtx *c)
 {
     c->p = asm_skip_ws(c->p);
@@ -155,7 +157,9 @@ static bool parse_i(AsmCtx *c, const LinxSynItem *it)
     const char *p = tok_start(c);
     int64_t v;
     bool known;
-    int64_t scale = (int64_t)1 << it->arg;
+    unsigned scale_log2 = it->arg & LINX_SYN_I_SCALE_MASK;
+    int64_t scale = (int64_t)1 << scale_log2;
+    const LinxFormField *f = field_of(c, it->fld[0]);
 
     if (!asm_expr(c, &v, &known)) {
         return false;
@@ -164,7 +168,12 @@ static bool parse_i(AsmCtx *c, const LinxSynItem *it)
         return asm_fail(c, p, ASM_ERR_SEMANTIC, "misaligned immediate: %" PRId64
                         " is not a multiple of %" PRId64, v, scale);
     }
-    return asm_set_field(c, it->fld[0], v / scale, p, "immediate", it->arg);
+    /* A sign-extended field takes [-2^(w-1), 2^w): negative values wrap. */
+    if ((it->arg & LINX_SYN_I_SEXT) && f && f->width < 63 && v < 0 &&
+        v >= -((int64_t)1 << (f->width - 1))) {
+        v += (int64_t)1 << f->width;
+    }
+    return asm_set_field(c, it->fld[0], v / scale, p, "immediate", scale_log2);
 }
 
 static const LinxFormField *field_of(AsmCtx *c, unsigned fid)

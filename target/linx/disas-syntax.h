@@ -61,6 +61,8 @@ typedef enum LinxSynKind {
 
 /* Arguments of the kinds (bit layouts written by insn_syntax.py). */
 enum {
+    LINX_SYN_I_SCALE_MASK = 3,  /* memory offsets: field << scale */
+    LINX_SYN_I_SEXT = 16,       /* sign-extend a field declared unsigned */
     LINX_SYN_RS_SHIFT_MASK = 3, /* fixed shift of a store index */
     LINX_SYN_RS_NOT = 4,        /* SrcRType 3 prints ".not", not ".neg" */
     LINX_SYN_PC_SHIFT_MASK = 3, /* target = base + (field << shift) */

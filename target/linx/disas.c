@@ -467,10 +467,16 @@ static void print_item(DisasCtx *c, const LinxSynItem *it)
         }
         break;
     }
-    case LINX_SYN_I:
+    case LINX_SYN_I: {
+        const LinxFormField *f = field_info(c, it->fld[0]);
         v = fv(c, it->fld[0]);
-        out_printf(o, "%" PRId64, (int64_t)((uint64_t)v << it->arg));
+        if ((it->arg & LINX_SYN_I_SEXT) && f && f->width < 64) {
+            uint64_t sign = UINT64_C(1) << (f->width - 1);
+            v = (int64_t)(((uint64_t)v ^ sign) - sign);
+        }
+        out_printf(o, "%" PRId64, (int64_t)((uint64_t)v << (it->arg & LINX_SYN_I_SCALE_MASK)));
         break;
+    }
     case LINX_SYN_SH: {
         int64_t imm = fv(c, it->fld[0]), sh = fv(c, it->fld[1]);
         int64_t value = (int64_t)((uint64_t)imm << sh);
