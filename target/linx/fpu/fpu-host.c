@@ -18,9 +18,12 @@
  *    no FTZ/DAZ - the C runtime default).  It only accepts results whose
  *    flags follow from the result itself: a normal number above the
  *    smallest normal (no OF/UF/NV/DZ possible) whose exactness is either
- *    irrelevant (NX already set in the guest FCSR) or cheap to prove
- *    (error-free transforms), or an exact zero.  Everything else goes back
- *    to linx_host_arith().
+ *    irrelevant (NX already set in the guest FCSR) or cheap to prove, or an
+ *    exact zero.  Exactness: TwoSum for sums; for FP32 products, quotients
+ *    and roots a check in double (products of floats are exact there); for
+ *    FP64 products, quotients and roots one FMA computing the residual,
+ *    inside exponent bounds that keep the residual representable.
+ *    Everything else goes back to linx_host_arith().
  *
  * On other hosts both return false and the software path runs.
  */
@@ -311,6 +314,21 @@ static inline float hsqrt_f(float x)
     return x;
 }
 
+/* x * y + z with one rounding; only called when the host has FMA. */
+static inline double hfma_d(double x, double y, double z)
+{
+    __asm__("vfmadd231sd %[y], %[x], %[z]" : [z] "+x"(z) : [x] "x"(x),
+            [y] "x"(y));
+    return z;
+}
+
+static inline float hfma_f(float x, float y, float z)
+{
+    __asm__("vfmadd231ss %[y], %[x], %[z]" : [z] "+x"(z) : [x] "x"(x),
+            [y] "x"(y));
+    return z;
+}
+
 /* Knuth's TwoSum: the rounding error of s = x + y is zero iff exact.
  * Valid because s is finite. */
 static bool sum_exact_d(double x, double y, double s)
@@ -356,7 +374,8 @@ static bool is_zero_bits(uint64_t x, unsigned bits)
     return (x << (65 - bits)) == 0;
 }
 
-/* Is a zero result of @op exact?  (Otherwise it underflowed.) */
+/* Is a zero result of @op exact?  (Otherwise it underflowed.)  FMA zeros
+ * are left to the MXCSR path. */
 static bool zero_is_exact(LinxFpOp op, uint64_t a, uint64_t b, unsigned bits)
 {
     switch (op) {
@@ -372,8 +391,46 @@ static bool zero_is_exact(LinxFpOp op, uint64_t a, uint64_t b, unsigned bits)
     }
 }
 
+/* FP64 exponent-field bounds inside which the FMA-based exactness tests
+ * below cannot underflow or overflow (|x| in [2^-900, 2^900)). */
+enum {
+    F64_EXACT_LO = 1023 - 900,
+    F64_EXACT_HI = 1023 + 900,
+};
+
+static bool f64_in_exact_range(double x)
+{
+    unsigned e = (d_bits(x) >> F64_FRAC_BITS) & F64_EXP_MASK;
+    return e >= F64_EXACT_LO && e < F64_EXACT_HI;
+}
+
+/* Is the RNE result r of an FP64 op exact?  *known is false when no cheap
+ * test applies.  The residuals x*y - r, x - r*y and x - r*r are exactly
+ * representable away from the exponent limits, so one FMA decides. */
+static bool f64_exact(LinxFpOp op, double x, double y, double r, bool *known)
+{
+    *known = true;
+    if (op == LINX_FOP_ADD) {
+        return sum_exact_d(x, y, r);
+    }
+    if (op == LINX_FOP_FMA || !host_has_fma() || !f64_in_exact_range(r) ||
+        !f64_in_exact_range(x) ||
+        (op != LINX_FOP_SQRT && !f64_in_exact_range(y))) {
+        *known = false;
+        return false;
+    }
+    switch (op) {
+    case LINX_FOP_MUL:
+        return hfma_d(x, y, -r) == 0;
+    case LINX_FOP_DIV:
+        return hfma_d(-r, y, x) == 0;
+    default: /* SQRT */
+        return hfma_d(-r, r, x) == 0;
+    }
+}
+
 static bool fast_f64(LinxFpEnv *fe, LinxFpOp op, uint64_t a, uint64_t b,
-                     uint64_t *res)
+                     uint64_t c, uint64_t *res)
 {
     double x = d_from(a), y = d_from(b), r;
 
@@ -391,7 +448,11 @@ static bool fast_f64(LinxFpEnv *fe, LinxFpOp op, uint64_t a, uint64_t b,
         r = hsqrt_d(x);
         break;
     default:
-        return false;
+        if (!host_has_fma()) {
+            return false;
+        }
+        r = hfma_d(x, y, d_from(c));
+        break;
     }
     uint64_t rb = d_bits(r);
     switch (classify(rb, F64_FRAC_BITS, F64_EXP_MASK)) {
@@ -401,15 +462,15 @@ static bool fast_f64(LinxFpEnv *fe, LinxFpOp op, uint64_t a, uint64_t b,
         }
         break;
     case FAST_NORMAL:
-        if (fe->flags & LINX_FPF_NX) {
-            break;
-        }
-        /* Only the sum has a transform that needs no FMA. */
-        if (op != LINX_FOP_ADD) {
-            return false;
-        }
-        if (!sum_exact_d(x, y, r)) {
-            fe->flags |= LINX_FPF_NX;
+        if (!(fe->flags & LINX_FPF_NX)) {
+            bool known;
+            bool exact = f64_exact(op, x, y, r, &known);
+            if (!known) {
+                return false;
+            }
+            if (!exact) {
+                fe->flags |= LINX_FPF_NX;
+            }
         }
         break;
     default:
@@ -420,8 +481,9 @@ static bool fast_f64(LinxFpEnv *fe, LinxFpOp op, uint64_t a, uint64_t b,
 }
 
 /* FP32: products, quotients and roots are checked in double, where a
- * product of two floats is exact. */
-static bool f32_exact(LinxFpOp op, float x, float y, float r)
+ * product of two floats is exact; an FMA as a double sum checked by
+ * TwoSum. */
+static bool f32_exact(LinxFpOp op, float x, float y, float z, float r)
 {
     double dx = x, dy = y, dr = r;
 
@@ -434,15 +496,18 @@ static bool f32_exact(LinxFpOp op, float x, float y, float r)
         return hmul_d(dr, dy) == dx;
     case LINX_FOP_SQRT:
         return hmul_d(dr, dr) == dx;
-    default:
-        return false;
+    default: {
+        double p = hmul_d(dx, dy);
+        double s = hadd_d(p, z);
+        return sum_exact_d(p, z, s) && s == dr;
+    }
     }
 }
 
 static bool fast_f32(LinxFpEnv *fe, LinxFpOp op, uint64_t a, uint64_t b,
-                     uint64_t *res)
+                     uint64_t c, uint64_t *res)
 {
-    float x = f_from(a), y = f_from(b), r;
+    float x = f_from(a), y = f_from(b), z = f_from(c), r;
 
     switch (op) {
     case LINX_FOP_ADD:
@@ -458,7 +523,11 @@ static bool fast_f32(LinxFpEnv *fe, LinxFpOp op, uint64_t a, uint64_t b,
         r = hsqrt_f(x);
         break;
     default:
-        return false;
+        if (!host_has_fma()) {
+            return false;
+        }
+        r = hfma_f(x, y, z);
+        break;
     }
     uint64_t rb = f_bits(r);
     switch (classify(rb, F32_FRAC_BITS, F32_EXP_MASK)) {
@@ -468,7 +537,7 @@ static bool fast_f32(LinxFpEnv *fe, LinxFpOp op, uint64_t a, uint64_t b,
         }
         break;
     case FAST_NORMAL:
-        if (!(fe->flags & LINX_FPF_NX) && !f32_exact(op, x, y, r)) {
+        if (!(fe->flags & LINX_FPF_NX) && !f32_exact(op, x, y, z, r)) {
             fe->flags |= LINX_FPF_NX;
         }
         break;
@@ -482,12 +551,11 @@ static bool fast_f32(LinxFpEnv *fe, LinxFpOp op, uint64_t a, uint64_t b,
 bool linx_host_fast_rne(LinxFpEnv *fe, LinxFpOp op, LinxFpFormat fmt,
                         uint64_t a, uint64_t b, uint64_t c, uint64_t *res)
 {
-    (void)c;
     if (fmt == LINX_FP64) {
-        return fast_f64(fe, op, a, b, res);
+        return fast_f64(fe, op, a, b, c, res);
     }
     if (fmt == LINX_FP32) {
-        return fast_f32(fe, op, a, b, res);
+        return fast_f32(fe, op, a, b, c, res);
     }
     return false;
 }
