@@ -50,8 +50,8 @@ static uint64_t arith(LinxFpEnv *fe, LinxFpOp op, LinxFpFormat fmt,
     if (fe->impl != LINX_FP_IMPL_SOFT &&
         (fmt == LINX_FP64 || fmt == LINX_FP32) &&
         fe->rm <= LINX_RM_RTZ && !nan_bits(a, fmt) &&
-        (op == LINX_FOP_SQRT || !nan_bits(b, fmt)) &&
-        (op != LINX_FOP_FMA || !nan_bits(c, fmt))) {
+        (op == LINX_FPOP_SQRT || !nan_bits(b, fmt)) &&
+        (op != LINX_FPOP_FMA || !nan_bits(c, fmt))) {
         if (fe->impl == LINX_FP_IMPL_AUTO && fe->rm == LINX_RM_RNE &&
             linx_host_fast_rne(fe, op, fmt, a, b, c, &r)) {
             return r;
@@ -70,27 +70,27 @@ static uint64_t flip_sign(uint64_t x, LinxFpFormat fmt)
 
 uint64_t linx_fadd(LinxFpEnv *fe, uint64_t a, uint64_t b, LinxFpFormat fmt)
 {
-    return arith(fe, LINX_FOP_ADD, fmt, a, b, 0);
+    return arith(fe, LINX_FPOP_ADD, fmt, a, b, 0);
 }
 
 uint64_t linx_fsub(LinxFpEnv *fe, uint64_t a, uint64_t b, LinxFpFormat fmt)
 {
-    return arith(fe, LINX_FOP_ADD, fmt, a, flip_sign(b, fmt), 0);
+    return arith(fe, LINX_FPOP_ADD, fmt, a, flip_sign(b, fmt), 0);
 }
 
 uint64_t linx_fmul(LinxFpEnv *fe, uint64_t a, uint64_t b, LinxFpFormat fmt)
 {
-    return arith(fe, LINX_FOP_MUL, fmt, a, b, 0);
+    return arith(fe, LINX_FPOP_MUL, fmt, a, b, 0);
 }
 
 uint64_t linx_fdiv(LinxFpEnv *fe, uint64_t a, uint64_t b, LinxFpFormat fmt)
 {
-    return arith(fe, LINX_FOP_DIV, fmt, a, b, 0);
+    return arith(fe, LINX_FPOP_DIV, fmt, a, b, 0);
 }
 
 uint64_t linx_fsqrt(LinxFpEnv *fe, uint64_t a, LinxFpFormat fmt)
 {
-    return arith(fe, LINX_FOP_SQRT, fmt, a, 0, 0);
+    return arith(fe, LINX_FPOP_SQRT, fmt, a, 0, 0);
 }
 
 uint64_t linx_frecip(LinxFpEnv *fe, uint64_t a, LinxFpFormat fmt)
@@ -101,32 +101,32 @@ uint64_t linx_frecip(LinxFpEnv *fe, uint64_t a, LinxFpFormat fmt)
     }
     const LinxFpFormatInfo *fi = &linx_fp_format_info[fmt];
     uint64_t one = (uint64_t)fi->bias << fi->frac_bits;
-    return arith(fe, LINX_FOP_DIV, fmt, one, a, 0);
+    return arith(fe, LINX_FPOP_DIV, fmt, one, a, 0);
 }
 
 uint64_t linx_fmadd(LinxFpEnv *fe, uint64_t a, uint64_t b, uint64_t c,
                     LinxFpFormat fmt)
 {
-    return arith(fe, LINX_FOP_FMA, fmt, a, b, c);
+    return arith(fe, LINX_FPOP_FMA, fmt, a, b, c);
 }
 
 uint64_t linx_fmsub(LinxFpEnv *fe, uint64_t a, uint64_t b, uint64_t c,
                     LinxFpFormat fmt)
 {
-    return arith(fe, LINX_FOP_FMA, fmt, a, b, flip_sign(c, fmt));
+    return arith(fe, LINX_FPOP_FMA, fmt, a, b, flip_sign(c, fmt));
 }
 
 uint64_t linx_fnmadd(LinxFpEnv *fe, uint64_t a, uint64_t b, uint64_t c,
                      LinxFpFormat fmt)
 {
-    return arith(fe, LINX_FOP_FMA, fmt, flip_sign(a, fmt), b,
+    return arith(fe, LINX_FPOP_FMA, fmt, flip_sign(a, fmt), b,
                  flip_sign(c, fmt));
 }
 
 uint64_t linx_fnmsub(LinxFpEnv *fe, uint64_t a, uint64_t b, uint64_t c,
                      LinxFpFormat fmt)
 {
-    return arith(fe, LINX_FOP_FMA, fmt, flip_sign(a, fmt), b, c);
+    return arith(fe, LINX_FPOP_FMA, fmt, flip_sign(a, fmt), b, c);
 }
 
 uint64_t linx_fabs(uint64_t a, LinxFpFormat fmt)

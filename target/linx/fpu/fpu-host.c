@@ -124,7 +124,7 @@ static double mx_f64(LinxFpOp op, double x, double y, double z, uint32_t mx,
                      uint32_t old, uint32_t *st)
 {
     switch (op) {
-    case LINX_FOP_ADD:
+    case LINX_FPOP_ADD:
         __asm__ volatile("ldmxcsr %[m]\n\t"
                          "addsd %[y], %[x]\n\t"
                          "stmxcsr %[s]\n\t"
@@ -132,7 +132,7 @@ static double mx_f64(LinxFpOp op, double x, double y, double z, uint32_t mx,
                          : [x] "+x"(x), [s] "=m"(*st)
                          : [y] "x"(y), [m] "m"(mx), [o] "m"(old));
         return x;
-    case LINX_FOP_MUL:
+    case LINX_FPOP_MUL:
         __asm__ volatile("ldmxcsr %[m]\n\t"
                          "mulsd %[y], %[x]\n\t"
                          "stmxcsr %[s]\n\t"
@@ -140,7 +140,7 @@ static double mx_f64(LinxFpOp op, double x, double y, double z, uint32_t mx,
                          : [x] "+x"(x), [s] "=m"(*st)
                          : [y] "x"(y), [m] "m"(mx), [o] "m"(old));
         return x;
-    case LINX_FOP_DIV:
+    case LINX_FPOP_DIV:
         __asm__ volatile("ldmxcsr %[m]\n\t"
                          "divsd %[y], %[x]\n\t"
                          "stmxcsr %[s]\n\t"
@@ -148,7 +148,7 @@ static double mx_f64(LinxFpOp op, double x, double y, double z, uint32_t mx,
                          : [x] "+x"(x), [s] "=m"(*st)
                          : [y] "x"(y), [m] "m"(mx), [o] "m"(old));
         return x;
-    case LINX_FOP_SQRT:
+    case LINX_FPOP_SQRT:
         __asm__ volatile("ldmxcsr %[m]\n\t"
                          "sqrtsd %[x], %[x]\n\t"
                          "stmxcsr %[s]\n\t"
@@ -156,7 +156,7 @@ static double mx_f64(LinxFpOp op, double x, double y, double z, uint32_t mx,
                          : [x] "+x"(x), [s] "=m"(*st)
                          : [m] "m"(mx), [o] "m"(old));
         return x;
-    case LINX_FOP_FMA:
+    case LINX_FPOP_FMA:
         /* z = x * y + z */
         __asm__ volatile("ldmxcsr %[m]\n\t"
                          "vfmadd231sd %[y], %[x], %[z]\n\t"
@@ -174,7 +174,7 @@ static float mx_f32(LinxFpOp op, float x, float y, float z, uint32_t mx,
                     uint32_t old, uint32_t *st)
 {
     switch (op) {
-    case LINX_FOP_ADD:
+    case LINX_FPOP_ADD:
         __asm__ volatile("ldmxcsr %[m]\n\t"
                          "addss %[y], %[x]\n\t"
                          "stmxcsr %[s]\n\t"
@@ -182,7 +182,7 @@ static float mx_f32(LinxFpOp op, float x, float y, float z, uint32_t mx,
                          : [x] "+x"(x), [s] "=m"(*st)
                          : [y] "x"(y), [m] "m"(mx), [o] "m"(old));
         return x;
-    case LINX_FOP_MUL:
+    case LINX_FPOP_MUL:
         __asm__ volatile("ldmxcsr %[m]\n\t"
                          "mulss %[y], %[x]\n\t"
                          "stmxcsr %[s]\n\t"
@@ -190,7 +190,7 @@ static float mx_f32(LinxFpOp op, float x, float y, float z, uint32_t mx,
                          : [x] "+x"(x), [s] "=m"(*st)
                          : [y] "x"(y), [m] "m"(mx), [o] "m"(old));
         return x;
-    case LINX_FOP_DIV:
+    case LINX_FPOP_DIV:
         __asm__ volatile("ldmxcsr %[m]\n\t"
                          "divss %[y], %[x]\n\t"
                          "stmxcsr %[s]\n\t"
@@ -198,7 +198,7 @@ static float mx_f32(LinxFpOp op, float x, float y, float z, uint32_t mx,
                          : [x] "+x"(x), [s] "=m"(*st)
                          : [y] "x"(y), [m] "m"(mx), [o] "m"(old));
         return x;
-    case LINX_FOP_SQRT:
+    case LINX_FPOP_SQRT:
         __asm__ volatile("ldmxcsr %[m]\n\t"
                          "sqrtss %[x], %[x]\n\t"
                          "stmxcsr %[s]\n\t"
@@ -206,7 +206,7 @@ static float mx_f32(LinxFpOp op, float x, float y, float z, uint32_t mx,
                          : [x] "+x"(x), [s] "=m"(*st)
                          : [m] "m"(mx), [o] "m"(old));
         return x;
-    case LINX_FOP_FMA:
+    case LINX_FPOP_FMA:
         __asm__ volatile("ldmxcsr %[m]\n\t"
                          "vfmadd231ss %[y], %[x], %[z]\n\t"
                          "stmxcsr %[s]\n\t"
@@ -226,7 +226,7 @@ bool linx_host_arith(LinxFpEnv *fe, LinxFpOp op, LinxFpFormat fmt,
     uint64_t r;
 
     if (fe->rm > LINX_RM_RTZ || (fmt != LINX_FP64 && fmt != LINX_FP32) ||
-        (op == LINX_FOP_FMA && !host_has_fma())) {
+        (op == LINX_FPOP_FMA && !host_has_fma())) {
         return false;
     }
     __asm__ volatile("stmxcsr %0" : "=m"(old));
@@ -379,12 +379,12 @@ static bool is_zero_bits(uint64_t x, unsigned bits)
 static bool zero_is_exact(LinxFpOp op, uint64_t a, uint64_t b, unsigned bits)
 {
     switch (op) {
-    case LINX_FOP_ADD:
-    case LINX_FOP_SQRT:
+    case LINX_FPOP_ADD:
+    case LINX_FPOP_SQRT:
         return true; /* a sum that rounds to zero is zero; sqrt(0) = 0 */
-    case LINX_FOP_MUL:
+    case LINX_FPOP_MUL:
         return is_zero_bits(a, bits) || is_zero_bits(b, bits);
-    case LINX_FOP_DIV:
+    case LINX_FPOP_DIV:
         return is_zero_bits(a, bits);
     default:
         return false;
@@ -410,19 +410,19 @@ static bool f64_in_exact_range(double x)
 static bool f64_exact(LinxFpOp op, double x, double y, double r, bool *known)
 {
     *known = true;
-    if (op == LINX_FOP_ADD) {
+    if (op == LINX_FPOP_ADD) {
         return sum_exact_d(x, y, r);
     }
-    if (op == LINX_FOP_FMA || !host_has_fma() || !f64_in_exact_range(r) ||
+    if (op == LINX_FPOP_FMA || !host_has_fma() || !f64_in_exact_range(r) ||
         !f64_in_exact_range(x) ||
-        (op != LINX_FOP_SQRT && !f64_in_exact_range(y))) {
+        (op != LINX_FPOP_SQRT && !f64_in_exact_range(y))) {
         *known = false;
         return false;
     }
     switch (op) {
-    case LINX_FOP_MUL:
+    case LINX_FPOP_MUL:
         return hfma_d(x, y, -r) == 0;
-    case LINX_FOP_DIV:
+    case LINX_FPOP_DIV:
         return hfma_d(-r, y, x) == 0;
     default: /* SQRT */
         return hfma_d(-r, r, x) == 0;
@@ -435,16 +435,16 @@ static bool fast_f64(LinxFpEnv *fe, LinxFpOp op, uint64_t a, uint64_t b,
     double x = d_from(a), y = d_from(b), r;
 
     switch (op) {
-    case LINX_FOP_ADD:
+    case LINX_FPOP_ADD:
         r = hadd_d(x, y);
         break;
-    case LINX_FOP_MUL:
+    case LINX_FPOP_MUL:
         r = hmul_d(x, y);
         break;
-    case LINX_FOP_DIV:
+    case LINX_FPOP_DIV:
         r = hdiv_d(x, y);
         break;
-    case LINX_FOP_SQRT:
+    case LINX_FPOP_SQRT:
         r = hsqrt_d(x);
         break;
     default:
@@ -488,13 +488,13 @@ static bool f32_exact(LinxFpOp op, float x, float y, float z, float r)
     double dx = x, dy = y, dr = r;
 
     switch (op) {
-    case LINX_FOP_ADD:
+    case LINX_FPOP_ADD:
         return sum_exact_f(x, y, r);
-    case LINX_FOP_MUL:
+    case LINX_FPOP_MUL:
         return hmul_d(dx, dy) == dr;
-    case LINX_FOP_DIV:
+    case LINX_FPOP_DIV:
         return hmul_d(dr, dy) == dx;
-    case LINX_FOP_SQRT:
+    case LINX_FPOP_SQRT:
         return hmul_d(dr, dr) == dx;
     default: {
         double p = hmul_d(dx, dy);
@@ -510,16 +510,16 @@ static bool fast_f32(LinxFpEnv *fe, LinxFpOp op, uint64_t a, uint64_t b,
     float x = f_from(a), y = f_from(b), z = f_from(c), r;
 
     switch (op) {
-    case LINX_FOP_ADD:
+    case LINX_FPOP_ADD:
         r = hadd_f(x, y);
         break;
-    case LINX_FOP_MUL:
+    case LINX_FPOP_MUL:
         r = hmul_f(x, y);
         break;
-    case LINX_FOP_DIV:
+    case LINX_FPOP_DIV:
         r = hdiv_f(x, y);
         break;
-    case LINX_FOP_SQRT:
+    case LINX_FPOP_SQRT:
         r = hsqrt_f(x);
         break;
     default:

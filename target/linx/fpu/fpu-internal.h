@@ -49,11 +49,11 @@ extern const LinxFpFormatInfo linx_fp_format_info[LINX_FP_NUM_FORMATS];
 
 /* Internal operation codes for the arithmetic dispatch. */
 typedef enum LinxFpOp {
-    LINX_FOP_ADD,
-    LINX_FOP_MUL,
-    LINX_FOP_DIV,
-    LINX_FOP_SQRT,
-    LINX_FOP_FMA, /* a*b + c */
+    LINX_FPOP_ADD,
+    LINX_FPOP_MUL,
+    LINX_FPOP_DIV,
+    LINX_FPOP_SQRT,
+    LINX_FPOP_FMA, /* a*b + c */
 } LinxFpOp;
 
 /* ---- Bit helpers ------------------------------------------------------- */

@@ -313,15 +313,15 @@ uint64_t linx_soft_arith(LinxFpEnv *fe, LinxFpOp op, LinxFpFormat fmt,
                          uint64_t a, uint64_t b, uint64_t c)
 {
     switch (op) {
-    case LINX_FOP_ADD:
+    case LINX_FPOP_ADD:
         return soft_add(fe, fmt, a, b);
-    case LINX_FOP_MUL:
+    case LINX_FPOP_MUL:
         return soft_mul(fe, fmt, a, b);
-    case LINX_FOP_DIV:
+    case LINX_FPOP_DIV:
         return soft_div(fe, fmt, a, b);
-    case LINX_FOP_SQRT:
+    case LINX_FPOP_SQRT:
         return soft_sqrt(fe, fmt, a);
-    case LINX_FOP_FMA:
+    case LINX_FPOP_FMA:
         return soft_fma(fe, fmt, a, b, c);
     }
     return linx_fp_invalid(fe, fmt);
