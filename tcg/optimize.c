@@ -11,7 +11,8 @@
  *   - backward pass (opt_dead_code): liveness of local temps; ops without
  *     side effects whose outputs are all dead locals are removed;
  *   - compaction of the op list.
- * The passes run until nothing changes (at most OPT_MAX_ROUNDS times).
+ * The passes run again while branches or labels disappear (at most
+ * OPT_MAX_ROUNDS times): that is what can expose more to fold.
  *
  * Invariants kept: globals and the env temp are never removed as outputs
  * (they are observable); facts about globals are forgotten at helper calls
@@ -55,6 +56,7 @@ typedef struct OptContext {
     OptConstEntry *consts;   /* open-addressing cache value -> const temp */
     unsigned consts_cap, consts_used;
     bool changed;
+    bool cfg_changed; /* a branch or label went: another round may find more */
 } OptContext;
 
 /* ------------------------------------------------------------------ */
@@ -504,6 +506,9 @@ static void make_mov(OptContext *s, IRInsn *insn, IRTemp src)
 
 static void kill_insn(OptContext *s, IRInsn *insn)
 {
+    if (ir_op_info[insn->op].flags & (IR_F_BB_END | IR_F_LABEL)) {
+        s->cfg_changed = true;
+    }
     if ((insn->op == IR_br || insn->op == IR_brcond) && !insn->dead) {
         uint64_t l = insn->op == IR_br ? insn->args[0] : insn->args[insn->nin + 1];
         if (l < s->ir->nlabels && s->label_refs[l]) {
@@ -734,6 +739,7 @@ static bool opt_brcond(OptContext *s, IRInsn *insn)
     insn->nconst = 1;
     insn->args[0] = label;
     s->changed = true;
+    s->cfg_changed = true;
     return true;
 }
 
@@ -984,12 +990,15 @@ void ir_optimize(IRContext *ir)
     if (!s.label_refs) {
         abort();
     }
+    /* Folding and dead code settle in one round; only a branch or label
+     * that went away can expose more (longer blocks, unreachable code). */
     for (unsigned round = 0; round < OPT_MAX_ROUNDS; round++) {
         s.changed = false;
+        s.cfg_changed = false;
         opt_grow(&s);
         opt_forward(&s);
         opt_dead_code(&s);
-        if (!s.changed) {
+        if (!s.cfg_changed) {
             break;
         }
     }
