@@ -31,6 +31,7 @@ struct LinxExecContext {
     LinxExecOptions opts;
     LinxAccel accel;        /* effective (after the JIT fallback) */
     bool nochain;
+    uint32_t tb_flags_extra; /* TB_F_ONE_INSN / TB_F_TRACE from the options */
     LinxLog log;
     LinxCommitTrace *trace;
 

@@ -149,6 +149,8 @@ LinxExecContext *linx_exec_new(const LinxExecOptions *opts, char *err, size_t er
         }
     }
     ec->nochain = (opts->log_mask & (LINX_LOG_EXEC | LINX_LOG_CPU | LINX_LOG_NOCHAIN)) != 0;
+    ec->tb_flags_extra = (opts->one_insn_per_tb ? TB_F_ONE_INSN : 0) |
+                         (ec->trace ? TB_F_TRACE : 0);
 
     ec->translate_init = opts->translate_init;
     ec->translate = opts->translate;
@@ -319,15 +321,7 @@ void linx_exec_get_stats(const LinxExecContext *ec, LinxExecStats *st)
 
 static uint32_t exec_tb_flags(const LinxExecContext *ec, const CPULinxState *env)
 {
-    uint32_t flags = linx_cpu_tb_flags(env);
-
-    if (ec->opts.one_insn_per_tb) {
-        flags |= TB_F_ONE_INSN;
-    }
-    if (ec->trace) {
-        flags |= TB_F_TRACE;
-    }
-    return flags;
+    return linx_cpu_tb_flags(env) | ec->tb_flags_extra;
 }
 
 static _Noreturn void bad_ir(LinxExecContext *ec, const TranslationBlock *tb, const char *stage)
@@ -339,20 +333,27 @@ static _Noreturn void bad_ir(LinxExecContext *ec, const TranslationBlock *tb, co
     abort();
 }
 
-/* Keep the (optimised) op list in the TB for the interpreter. */
+/* Ops the interpreter need not see: no code, no effect. */
+static bool ir_op_is_marker(const IRInsn *in)
+{
+    return in->dead || in->op == IR_insn_start || in->op == IR_discard;
+}
+
+/* Keep the (optimised) op list in the TB for the interpreter, without
+ * the ops that generate no code. */
 static void tb_keep_ir(LinxExecContext *ec, TranslationBlock *tb)
 {
     const IRContext *ir = ec->ir;
     unsigned n = 0;
 
     for (unsigned i = 0; i < ir->ninsns; i++) {
-        n += !ir->insns[i].dead;
+        n += !ir_op_is_marker(&ir->insns[i]);
     }
     tb->ir = tb_arena_alloc(ec, (n ? n : 1) * sizeof(IRInsn));
     tb->nir = n;
     n = 0;
     for (unsigned i = 0; i < ir->ninsns; i++) {
-        if (!ir->insns[i].dead) {
+        if (!ir_op_is_marker(&ir->insns[i])) {
             tb->ir[n++] = ir->insns[i];
         }
     }
@@ -495,13 +496,20 @@ static uint64_t exit_target(const LinxExecContext *ec)
 uint64_t helper_lookup_tb_ptr(CPULinxState *env)
 {
     LinxExecContext *ec = env->exec;
+    uint64_t pc = env->pc;
     uint32_t flags = exec_tb_flags(ec, env);
-    TranslationBlock *tb;
+    TranslationBlock *tb = env->tb_jmp_cache[tb_jmp_cache_hash(pc)];
 
+    /* Fast path: a jump-cache hit that may be entered by a branch. */
+    if (tb && tb->pc == pc && tb->flags == flags && !(tb->cflags & TB_C_CFI_BAD) &&
+        !ec->nochain && !env->exit_request) {
+        return ec->accel == LINX_ACCEL_JIT ? (uint64_t)(uintptr_t)tb->host_code
+                                           : (uint64_t)(uintptr_t)tb;
+    }
     if (ec->nochain || env->exit_request) {
         return exit_target(ec);
     }
-    tb = tb_lookup(ec, env, env->pc, flags);
+    tb = tb_lookup(ec, env, pc, flags);
     if (!tb || ((tb->cflags & TB_C_CFI_BAD) && !(flags & TB_F_RESUME))) {
         return exit_target(ec);
     }

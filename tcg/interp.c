@@ -433,7 +433,10 @@ uintptr_t interp_run_tb(LinxInterp *it, CPULinxState *env, TranslationBlock *tb)
                 /* Chained: continue with the next TB in this loop. */
                 it->stats.chained++;
                 tb = next;
-                p = prepare(it, env, tb);
+                p = tb->interp_prog;
+                if (!p || p->bound_env != env || p->bound_frame != it->frame) {
+                    p = prepare(it, env, tb);
+                }
                 ptr = p->ptr;
                 ops = tb->ir;
                 n = tb->nir;

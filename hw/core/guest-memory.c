@@ -56,6 +56,11 @@ struct GuestMemory {
     uint64_t host_page_size;
     GuestRegion *regions;
     size_t nregions, cap;
+    /* Region ends in a dense array, for a cache-friendly binary search;
+     * rebuilt on the first lookup after the region array changed. */
+    uint64_t *ends;
+    size_t ends_cap;
+    bool ends_dirty;
     uint64_t generation;
     GHashTable *code_pages; /* page number (as pointer) -> itself */
     GuestMemListener listeners[GUEST_MEM_MAX_LISTENERS];
@@ -124,6 +129,7 @@ void guest_mem_free(GuestMemory *gm)
         }
     }
     g_free(gm->regions);
+    g_free(gm->ends);
     g_hash_table_destroy(gm->code_pages);
     g_free(gm);
 }
@@ -147,20 +153,40 @@ uint64_t guest_mem_generation(GuestMemory *gm)
 /* Region array                                                        */
 /* ------------------------------------------------------------------ */
 
-/* Index of the first region whose end is above @addr (nregions if none). */
-static size_t upper_region(const GuestMemory *gm, uint64_t addr)
+static void ends_rebuild(GuestMemory *gm)
 {
-    size_t lo = 0, hi = gm->nregions;
-
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (gm->regions[mid].end <= addr) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
+    if (gm->ends_cap < gm->nregions) {
+        gm->ends_cap = gm->cap;
+        gm->ends = g_renew(uint64_t, gm->ends, gm->ends_cap);
     }
-    return lo;
+    for (size_t i = 0; i < gm->nregions; i++) {
+        gm->ends[i] = gm->regions[i].end;
+    }
+    gm->ends_dirty = false;
+}
+
+/* Index of the first region whose end is above @addr (nregions if none). */
+static size_t upper_region(const GuestMemory *cgm, uint64_t addr)
+{
+    GuestMemory *gm = (GuestMemory *)cgm; /* the ends cache is not state */
+    const uint64_t *base;
+    size_t n = gm->nregions;
+
+    if (n == 0) {
+        return 0;
+    }
+    if (gm->ends_dirty) {
+        ends_rebuild(gm);
+    }
+    /* Branch-free lower bound (the compiler emits cmov): unpredictable
+     * branches, not memory, dominate a plain binary search here. */
+    base = gm->ends;
+    while (n > 1) {
+        size_t half = n / 2;
+        base = base[half - 1] <= addr ? base + half : base;
+        n -= half;
+    }
+    return (size_t)(base - gm->ends) + (*base <= addr);
 }
 
 static GuestRegion *find_region(const GuestMemory *gm, uint64_t addr)
@@ -182,6 +208,7 @@ static void insert_region(GuestMemory *gm, size_t at, const GuestRegion *r)
     memmove(&gm->regions[at + 1], &gm->regions[at], (gm->nregions - at) * sizeof(*r));
     gm->regions[at] = *r;
     gm->nregions++;
+    gm->ends_dirty = true;
 }
 
 static void delete_regions(GuestMemory *gm, size_t at, size_t count)
@@ -189,6 +216,7 @@ static void delete_regions(GuestMemory *gm, size_t at, size_t count)
     memmove(&gm->regions[at], &gm->regions[at + count],
             (gm->nregions - at - count) * sizeof(GuestRegion));
     gm->nregions -= count;
+    gm->ends_dirty = true;
 }
 
 /* Split the region containing @addr so that a region starts at @addr. */
