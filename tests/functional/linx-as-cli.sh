@@ -1,0 +1,87 @@
+#!/bin/sh
+# linx-as command line: output formats, listing, --objdump, exit codes and
+# "no output on error".
+#
+#   linx-as-cli.sh LINX_AS HELLO_S SHARED_DIR
+set -eu
+
+as=$1
+hello=$2
+shared=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+
+fail() {
+    echo "FAIL: $*"
+    fails=$((fails + 1))
+}
+
+# Byte @2 (decimal offset) of file @1, as a decimal number.
+byte() {
+    od -An -tu1 -j "$2" -N1 "$1" | tr -d ' '
+}
+
+# ELF executable: magic, ET_EXEC, EM 0xE9, entry = _start = 0x10000.
+"$as" -o "$tmp/hello.elf" "$hello" || fail "hello.s did not assemble"
+[ "$(od -An -c -N4 "$tmp/hello.elf" | tr -d ' ')" = '177ELF' ] || fail "no ELF magic"
+[ "$(byte "$tmp/hello.elf" 16)" = 2 ] || fail "not ET_EXEC"
+[ "$(byte "$tmp/hello.elf" 18)" = 233 ] || fail "e_machine is not 0xE9"
+[ "$(od -An -tx8 -j24 -N8 "$tmp/hello.elf" | tr -d ' ')" = 0000000000010000 ] ||
+    fail "entry is not 0x10000"
+
+# ET_REL for the virt machine, and --base/--entry.
+"$as" -r -o "$tmp/hello.o" "$hello" || fail "-r failed"
+[ "$(byte "$tmp/hello.o" 16)" = 1 ] || fail "-r did not give ET_REL"
+"$as" --base=0x80000 -e 0x80002 -o "$tmp/b.elf" "$hello" || fail "--base/-e failed"
+[ "$(od -An -tx8 -j24 -N8 "$tmp/b.elf" | tr -d ' ')" = 0000000000080002 ] ||
+    fail "-e 0x80002 not the entry"
+
+# Raw binary: the first instruction is C.BSTART.STD (00 08), ends with "hello\n\0".
+"$as" -f bin -o "$tmp/hello.bin" "$hello" || fail "-f bin failed"
+[ "$(od -An -tx1 -N2 "$tmp/hello.bin" | tr -d ' ')" = 0008 ] || fail "raw binary start"
+[ "$(tail -c 7 "$tmp/hello.bin" | od -An -c | tr -d ' ')" = 'hello\n\0' ] ||
+    fail "raw binary does not end with the message"
+
+# Listing on stdout.
+"$as" -a -o "$tmp/l.elf" "$hello" > "$tmp/list.txt" || fail "-a failed"
+grep -q '00010000  0800 ' "$tmp/list.txt" || fail "listing lacks the first instruction"
+grep -q 'C.BSTART COND, putc' "$tmp/list.txt" || fail "listing lacks the source text"
+
+# Standard input, and a listing file.
+printf '.byte 7\n' | "$as" -f bin -a="$tmp/l2.txt" -o "$tmp/stdin.bin" - ||
+    fail "stdin input failed"
+[ "$(byte "$tmp/stdin.bin" 0)" = 7 ] || fail "stdin input bytes"
+grep -q '07' "$tmp/l2.txt" || fail "listing file"
+
+# Errors: status 1, file:line:col, no output file, stale output removed.
+printf 'nop_here:\n    addx a0, a1, ->t\n' > "$tmp/bad.s"
+echo stale > "$tmp/bad.elf"
+if "$as" -o "$tmp/bad.elf" "$tmp/bad.s" 2> "$tmp/err.txt"; then
+    fail "bad input assembled"
+else
+    [ $? -eq 1 ] || fail "bad input: status is not 1"
+fi
+grep -q "bad.s:2:5: error: unknown mnemonic" "$tmp/err.txt" || fail "error message: $(cat "$tmp/err.txt")"
+[ ! -e "$tmp/bad.elf" ] || fail "output left behind after an error"
+ls "$tmp" | grep -q tmp && fail "temporary file left behind"
+
+# Usage errors: status 2.
+"$as" --no-such-option "$hello" 2> /dev/null && fail "unknown option accepted"
+"$as" --no-such-option "$hello" 2> /dev/null || [ $? -eq 2 ] || fail "usage error status"
+"$as" 2> /dev/null || [ $? -eq 2 ] || fail "no input: status"
+
+# llvm-objdump listings read back.
+listing="$shared/guest/disasm/disasm_example.objdump.s"
+if [ -f "$listing" ]; then
+    "$as" --objdump --legacy-dtype -f bin -o "$tmp/l.bin" "$listing" || fail "--objdump failed"
+    [ "$(od -An -tx1 -N2 "$tmp/l.bin" | tr -d ' ')" = 0030 ] || fail "--objdump first bytes"
+else
+    echo "skip: $listing not found"
+fi
+
+if [ "$fails" -ne 0 ]; then
+    echo "$fails check(s) failed"
+    exit 1
+fi
+echo "linx-as CLI: all checks passed"
