@@ -107,16 +107,18 @@ bool elf_file_parse(ElfFile *ef, const void *data, size_t size, const char *what
     }
     if (h[4] != 2) {
         elf_file_close(ef);
-        return fail(err, errlen, what, "wrong ELF class %u (LinxISA needs ELFCLASS64)", h[4]);
+        /* (h is freed by elf_file_close: report from the caller's copy.) */
+        return fail(err, errlen, what, "wrong ELF class %u (LinxISA needs ELFCLASS64)",
+                    ((const uint8_t *)data)[4]);
     }
     if (h[5] != 1) {
         elf_file_close(ef);
         return fail(err, errlen, what, "wrong data encoding %u (LinxISA is little-endian)",
-                    h[5]);
+                    ((const uint8_t *)data)[5]);
     }
     if (h[6] != 1) {
         elf_file_close(ef);
-        return fail(err, errlen, what, "unsupported ELF version %u", h[6]);
+        return fail(err, errlen, what, "unsupported ELF version %u", ((const uint8_t *)data)[6]);
     }
     ef->type = rd16(h + 16);
     ef->machine = rd16(h + 18);
@@ -155,19 +157,21 @@ bool elf_file_parse(ElfFile *ef, const void *data, size_t size, const char *what
             s->memsz = rd64(p + 40);
             s->align = rd64(p + 48);
             if (s->type == ELF_PT_LOAD || s->type == ELF_PT_INTERP) {
-                if (!range_ok(ef, s->offset, s->filesz)) {
+                /* (Copied: elf_file_close frees ef->segments.) */
+                const ElfSegment bad = *s;
+                if (!range_ok(ef, bad.offset, bad.filesz)) {
                     elf_file_close(ef);
                     return fail(err, errlen, what,
                                 "segment %u (offset 0x%llx, size 0x%llx) extends past end of "
                                 "file (0x%zx bytes)",
-                                i, (unsigned long long)s->offset, (unsigned long long)s->filesz,
+                                i, (unsigned long long)bad.offset, (unsigned long long)bad.filesz,
                                 size);
                 }
-                if (s->filesz > s->memsz) {
+                if (bad.filesz > bad.memsz) {
                     elf_file_close(ef);
                     return fail(err, errlen, what,
                                 "segment %u has file size 0x%llx larger than memory size 0x%llx",
-                                i, (unsigned long long)s->filesz, (unsigned long long)s->memsz);
+                                i, (unsigned long long)bad.filesz, (unsigned long long)bad.memsz);
                 }
             }
         }
@@ -207,10 +211,11 @@ bool elf_file_parse(ElfFile *ef, const void *data, size_t size, const char *what
             s->entsize = rd64(p + 56);
             if (s->type != ELF_SHT_NOBITS && s->type != ELF_SHT_NULL &&
                 !range_ok(ef, s->offset, s->size)) {
+                const uint64_t off = s->offset, sz = s->size; /* freed by close */
                 elf_file_close(ef);
                 return fail(err, errlen, what,
                             "section %u (offset 0x%llx, size 0x%llx) extends past end of file", i,
-                            (unsigned long long)s->offset, (unsigned long long)s->size);
+                            (unsigned long long)off, (unsigned long long)sz);
             }
         }
         const ElfSection *shstr = &ef->sections[shstrndx];
@@ -226,8 +231,9 @@ bool elf_file_parse(ElfFile *ef, const void *data, size_t size, const char *what
                 continue;
             }
             if (st->link >= shnum) {
+                const unsigned link = st->link; /* freed by close */
                 elf_file_close(ef);
-                return fail(err, errlen, what, "symbol table links to bad section %u", st->link);
+                return fail(err, errlen, what, "symbol table links to bad section %u", link);
             }
             const ElfSection *str = &ef->sections[st->link];
             uint64_t n = st->size / SYM_SIZE;
