@@ -597,6 +597,34 @@ static void test_abs_neg(void **state)
     assert_int_equal(linx_fabs(0xff, LINX_FP8_E4M3), 0x7f);
 }
 
+/* The RNE shortcut must not trust a host MXCSR that someone left in
+ * another rounding mode or with FTZ/DAZ set: results stay exact. */
+static void test_host_mxcsr_state(void **state)
+{
+    (void)state;
+#if defined(__x86_64__)
+    /* RC = toward zero, FZ and DAZ set, exceptions masked. */
+    uint32_t odd = 0x1f80 | (3u << 13) | (1u << 15) | (1u << 6), old;
+    LinxFpEnv fe;
+
+    __asm__ volatile("stmxcsr %0" : "=m"(old));
+    __asm__ volatile("ldmxcsr %0" : : "m"(odd));
+    linx_fpenv_init(&fe, LINX_RM_RNE);
+    uint64_t sum = linx_fadd(&fe, 0x3fb999999999999aull,
+                             0x3fc999999999999aull, LINX_FP64);
+    uint64_t tiny = linx_fmul(&fe, 0x0010000000000000ull,
+                              0x3fe0000000000000ull, LINX_FP64);
+    uint64_t sub = linx_fadd(&fe, 0x00000001, 0x00000001, LINX_FP32);
+    __asm__ volatile("ldmxcsr %0" : : "m"(old));
+    assert_int_equal(sum, 0x3fd3333333333334ull);
+    assert_int_equal(tiny, 0x0008000000000000ull);
+    assert_int_equal(sub, 0x00000002);
+    assert_int_equal(fe.flags, NX);
+#else
+    skip();
+#endif
+}
+
 /* A bad format is reported as NV with a zero result, never a crash. */
 static void test_bad_format(void **state)
 {
@@ -618,6 +646,7 @@ int main(void)
         cmocka_unit_test(test_fcsr_mapping),
         cmocka_unit_test(test_reserved_rm),
         cmocka_unit_test(test_abs_neg),
+        cmocka_unit_test(test_host_mxcsr_state),
         cmocka_unit_test(test_bad_format),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

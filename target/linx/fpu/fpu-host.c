@@ -551,6 +551,15 @@ static bool fast_f32(LinxFpEnv *fe, LinxFpOp op, uint64_t a, uint64_t b,
 bool linx_host_fast_rne(LinxFpEnv *fe, LinxFpOp op, LinxFpFormat fmt,
                         uint64_t a, uint64_t b, uint64_t c, uint64_t *res)
 {
+    uint32_t cur;
+
+    /* The shortcut relies on the default MXCSR (RNE, no FTZ/DAZ); if some
+     * code left it otherwise, take the path that sets MXCSR itself.
+     * (STMXCSR is cheap; it is LDMXCSR that costs.) */
+    __asm__ volatile("stmxcsr %0" : "=m"(cur));
+    if (cur & (MXCSR_RC | MXCSR_FZ | MXCSR_DAZ)) {
+        return false;
+    }
     if (fmt == LINX_FP64) {
         return fast_f64(fe, op, a, b, c, res);
     }

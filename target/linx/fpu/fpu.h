@@ -25,7 +25,10 @@
  *  - every NaN result is the format's default NaN (positive, quiet, payload
  *    zero); an sNaN operand raises NV;
  *  - FEXP is e^x rounded from a ~100-bit approximation, FRECIP is the
- *    correctly rounded 1/x.
+ *    correctly rounded 1/x;
+ *  - the library never leaves the host FP environment changed; FEXP needs
+ *    it in its default state (round to nearest, no flush-to-zero), which
+ *    is how the C runtime starts.  The RNE shortcut checks MXCSR itself.
  *
  * Implementation: a software path (unpack, compute exactly, round once,
  * pack) handles every format and rounding mode; on x86-64 hosts FP32/FP64
