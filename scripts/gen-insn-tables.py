@@ -51,6 +51,9 @@ EXTENSION_FORMS = [
                 {"name": "Canon", "signed": None, "pieces": [{"insn_msb": 25, "insn_lsb": 25}]},
                 {"name": "DataType", "signed": None, "pieces": [{"insn_msb": 24, "insn_lsb": 20}]},
                 {"name": "RMode", "signed": None, "pieces": [{"insn_msb": 17, "insn_lsb": 15}]},
+                # Not assigned by the profile; a field so that no bit of a
+                # decoded word is lost when it is printed and reassembled.
+                {"name": "reserve", "signed": None, "pieces": [{"insn_msb": 19, "insn_lsb": 18}]},
                 {"name": "Layout", "signed": None, "pieces": [{"insn_msb": 11, "insn_lsb": 7}]},
             ]}]},
     },
