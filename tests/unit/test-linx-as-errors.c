@@ -61,6 +61,7 @@ static const BadCase cases[] = {
     { ".word 09\n", "t.s:1:7", "bad expression", "'09'" },
     { ".word (1 + 2\n", "t.s:1:7", "bad expression", "expected ')'" },
     { ".quad 1, \n", "t.s:1:9", "bad expression", "expected an expression" },
+    { ".zero 0x20000000\n", "t.s:1:1", "immediate out of range", "268435456 bytes" },
     /* template blocks */
     { "TSTORE.FOO <LB0:1, FP32>, T#1, [a0]\n", "t.s:1:8", "wrong operand kind", "'FOO'" },
     { "TSTORE <LB0:1, FP99>, T#1, [a0]\n", "t.s:1:16", "wrong operand kind", "'FP99'" },
@@ -125,6 +126,30 @@ static void test_bad_inputs(void **state)
     assert_true(run >= 30);
 }
 
+/* A long chain of parentheses or unary minus: an error, no stack overflow. */
+static void test_deep_expression(void **state)
+{
+    enum { DEPTH = 100000 };
+    char *src = malloc(3 * DEPTH + 16);
+    LinxAs *as;
+    size_t n = 0;
+    (void)state;
+
+    assert_non_null(src);
+    n += (size_t)sprintf(src, ".word ");
+    for (int i = 0; i < DEPTH; i++) {
+        src[n++] = i & 1 ? '(' : '-';
+    }
+    src[n++] = '1';
+    src[n++] = '\n';
+    as = linx_as_new(NULL);
+    linx_as_add_source(as, "deep.s", src, n);
+    assert_false(linx_as_assemble(as));
+    assert_non_null(strstr(linx_as_diagnostics(as), "nested more than 200 levels"));
+    linx_as_free(as);
+    free(src);
+}
+
 static void test_error_limit(void **state)
 {
     LinxAsOptions o;
@@ -178,6 +203,63 @@ static void test_message_order(void **state)
     linx_as_free(as);
 }
 
+/* Random token soup and random bytes: never a crash, a hang or a silent
+ * failure (every failed assembly has messages). */
+static void test_random_inputs(void **state)
+{
+    static const char *const tokens[] = {
+        ".word", ".byte", ".quad", ".ascii", ".section", ".text", ".data", ".bss", ".equ",
+        ".set", ".org", ".p2align", ".zero", ".insn", ".globl", ".type", ".size", ".include",
+        "TSTORE", "TSTORE.NZ2ND", "TLOAD", "MPAR", "MSEQ", "C.MPAR", "<", ">", "<LB0:", "LB1:",
+        "FP32", "VS8", "DR", "T#1", "U#9", ".reuse", "[", "]", "->", "->T<4KB>", "addi", "a0",
+        "t#1", "C.BSTART", "COND", "C.BSTOP", "v.lwi", "ri0", "lc0<<2", "x", "1b", "2f", "1:",
+        "x:", ".", "+", "-", "*", "/", "%", "<<", ">>", "(", ")", ",", "\"", "'", "#", ";",
+        "/*", "*/", "0x", "0b1", "07", "99999999999999999999", "-1", "4096", "\n", "\t",
+        "=", "{", "}", "addtpc", "setc.eqi", "1<<63", "@function", "\"ax\"",
+    };
+    uint64_t x = 0x243f6a8885a308d3ull;
+    char src[2048];
+    (void)state;
+
+    for (int iter = 0; iter < 3000; iter++) {
+        size_t n = 0;
+        int ntok;
+        LinxAsOptions o;
+        LinxAs *as;
+
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        ntok = (int)(x % 60);
+        for (int k = 0; k < ntok && n + 64 < sizeof(src); k++) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            if (iter % 5 == 4) {
+                src[n++] = (char)(x >> 24); /* raw bytes */
+                continue;
+            }
+            n += (size_t)snprintf(src + n, sizeof(src) - n, "%s%s",
+                                  tokens[x % (sizeof(tokens) / sizeof(tokens[0]))],
+                                  (x >> 40) % 4 == 0 ? "\n" : " ");
+        }
+        linx_as_default_options(&o);
+        o.format = (LinxAsFormat)(iter % 3);
+        as = linx_as_new(&o);
+        linx_as_add_source(as, "r.s", src, n);
+        if (linx_as_assemble(as)) {
+            uint8_t *buf = NULL;
+            size_t len = 0;
+            assert_true(linx_as_output(as, &buf, &len));
+            free(buf);
+        } else {
+            assert_true(linx_as_error_count(as) > 0);
+            assert_true(strlen(linx_as_diagnostics(as)) > 0);
+        }
+        linx_as_free(as);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -185,6 +267,8 @@ int main(void)
         cmocka_unit_test(test_error_limit),
         cmocka_unit_test(test_bad_entry),
         cmocka_unit_test(test_message_order),
+        cmocka_unit_test(test_random_inputs),
+        cmocka_unit_test(test_deep_expression),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,7 +7,8 @@
  *   read back with util/elf-file;
  * - base address and entry point options, .include;
  * - seed template blocks (TSTORE/TLOAD/MPAR/MSEQ): every expanded
- *   instruction decoded by the decoder and its fields checked;
+ *   instruction decoded by the decoder and its fields checked (the B.DATR
+ *   codes against the tile engine: test-linx-as-datr.c);
  * - the seed kernel-body rewrites;
  * - the listing.
  */
@@ -23,9 +24,7 @@
 #include <cmocka.h>
 
 #include "as-internal.h"
-#include "hw/linx/tma.h"
 #include "linx-as.h"
-#include "template.h"
 #include "target/linx/decode.h"
 #include "util/elf-file.h"
 
@@ -664,31 +663,6 @@ static void test_template_mpar_seed004(void **state)
     linx_as_free(as);
 }
 
-/* The B.DATR layout codes are the ones the tile engine decodes. */
-static void test_datr_codes_match_tile_engine(void **state)
-{
-    static const char *const store_names[] = { "NORM", "NZ2ND", "ZN2ND", "NZ2DN", "ZN2DN" };
-    static const char *const load_names[] = { "NORM", "ND2NZ", "ND2ZN", "DN2NZ", "DN2ZN" };
-    (void)state;
-
-    for (unsigned l = 0; l < TMA_LAYOUT__COUNT; l++) {
-        TmaLayout got;
-        unsigned st = tmpl_datr_code(true, store_names[l], strlen(store_names[l]));
-        unsigned ld = tmpl_datr_code(false, load_names[l], strlen(load_names[l]));
-        assert_int_equal(st, tma_datr_code(TMA_OP_TSTORE, (TmaLayout)l));
-        assert_int_equal(ld, tma_datr_code(TMA_OP_TLOAD, (TmaLayout)l));
-        assert_true(tma_layout_from_datr(TMA_OP_TSTORE, st, &got));
-        assert_int_equal(got, l);
-        assert_true(tma_layout_from_datr(TMA_OP_TLOAD, ld, &got));
-        assert_int_equal(got, l);
-        /* Either spelling names the same layout. */
-        assert_int_equal(tmpl_datr_code(true, load_names[l], strlen(load_names[l])), st);
-        assert_int_equal(tmpl_datr_code(false, store_names[l], strlen(store_names[l])), ld);
-        assert_string_equal(tma_layout_name(TMA_OP_TSTORE, (TmaLayout)l), store_names[l]);
-    }
-    assert_int_equal(tmpl_datr_code(true, "XY2Z", 4), TMPL_BAD_LAYOUT);
-}
-
 /* ---- seed kernel bodies ------------------------------------------------------- */
 
 static void test_seed_body_rewrite(void **state)
@@ -794,7 +768,6 @@ int main(void)
         cmocka_unit_test(test_template_tstore_defaults_multi),
         cmocka_unit_test(test_template_tload),
         cmocka_unit_test(test_template_mpar_seed004),
-        cmocka_unit_test(test_datr_codes_match_tile_engine),
         cmocka_unit_test(test_seed_body_rewrite),
         cmocka_unit_test(test_listing),
         cmocka_unit_test(test_odd_input),

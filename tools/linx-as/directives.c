@@ -19,7 +19,7 @@
 #include "util/elf-file.h"
 
 #define AS_MAX_ALIGN_LOG2 16          /* .p2align 16 = 64 KiB at most */
-#define AS_MAX_SECTION_BYTES (1ull << 30) /* 1 GiB per section */
+#define AS_MAX_SECTION_BYTES (1ull << 28) /* 256 MiB per section */
 #define AS_MAX_INCLUDE_DEPTH 16
 
 enum {
@@ -111,7 +111,7 @@ static bool room_for(LinxAs *as, AsStmt *st, uint64_t n)
 {
     const AsSection *s = &as->secs[as->cur_sec];
     if (n > AS_MAX_SECTION_BYTES || s->lc + n > AS_MAX_SECTION_BYTES) {
-        as_error(as, st, st->col, "value out of range: section '%s' would grow past %llu bytes",
+        as_error(as, st, st->col, "immediate out of range: section '%s' would grow past %llu bytes",
                  s->name, (unsigned long long)AS_MAX_SECTION_BYTES);
         return false;
     }
@@ -611,7 +611,7 @@ static void dir_fill(LinxAs *as, AsStmt *st, int arg)
     if (value && !no_data_in_nobits(as, st)) {
         return;
     }
-    if (!room_for(as, st, (uint64_t)rep * (uint64_t)size)) {
+    if (!room_for(as, st, (uint64_t)rep) || !room_for(as, st, (uint64_t)rep * (uint64_t)size)) {
         return;
     }
     for (int64_t i = 0; i < rep; i++) {

@@ -27,7 +27,11 @@ typedef struct ExprCtx {
     size_t errlen;
     bool failed;
     bool symbolic; /* a label, '.', or a numeric label took part */
+    unsigned depth; /* nesting of parentheses and unary operators */
 } ExprCtx;
+
+/* Deeper nesting is an error, not a stack overflow. */
+#define AS_MAX_EXPR_DEPTH 200
 
 static bool expr_lor(ExprCtx *c, AsValue *v);
 
@@ -236,7 +240,22 @@ static bool expr_symbol(ExprCtx *c, AsValue *v)
     return true;
 }
 
+static bool expr_unary_inner(ExprCtx *c, AsValue *v);
+
 static bool expr_unary(ExprCtx *c, AsValue *v)
+{
+    bool ok;
+
+    if (++c->depth > AS_MAX_EXPR_DEPTH) {
+        expr_fail(c, "bad expression: nested more than %.*s levels deep", "200", 3);
+        return false;
+    }
+    ok = expr_unary_inner(c, v);
+    c->depth--;
+    return ok;
+}
+
+static bool expr_unary_inner(ExprCtx *c, AsValue *v)
 {
     char op;
 
