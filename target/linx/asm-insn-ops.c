@@ -496,7 +496,7 @@ static bool parse_iotd(AsmCtx *c, const LinxSynItem *it)
     const char *p = asm_skip_ws(c->p);
     size_t n;
     int dst, reg;
-    int64_t code;
+    int64_t code = 0;
 
     if (p[0] != '-' || p[1] != '>') {
         return set(c, it->fld[0], DSTTILE_NONE, p);

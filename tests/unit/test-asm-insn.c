@@ -122,7 +122,7 @@ static void test_all_forms_roundtrip(void **state)
     for (unsigned form = 0; form < LINX_F__COUNT; form++) {
         const LinxFormInfo *fi = linx_form(form);
         for (int it = 0; it < RANDOM_PER_FORM; it++) {
-            uint64_t packed;
+            uint64_t packed = 0;
             LinxInsn insn, back;
             LinxAsmEnv env = { .pc = pc, .final = true };
             LinxAsmResult r;
