@@ -7,7 +7,8 @@
  *   expr.c        expressions and their values
  *   symbols.c     symbol table and numeric local labels
  *   sections.c    sections, location counters, emitting bytes, layout
- *   directives.c  the dot directives
+ *   directives.c  the dot directives: table, sections, symbols, files
+ *   directives-data.c  ... data, .insn, alignment, .org, .comm
  *   template.c    seed template-block syntax (TSTORE/TLOAD/MPAR/MSEQ): parsing
  *   template-emit.c  ... and expansion into header instructions
  *   seed-body.c   seed 004 kernel-body spellings mapped to v0.4 forms

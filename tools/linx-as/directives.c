@@ -6,6 +6,9 @@
  * symbol attributes, in pass 2 it writes bytes.  It must advance the
  * location counter by the same amount in both passes.
  *
+ * This file has the table, the section, symbol and file directives; the
+ * ones that emit bytes are in directives-data.c.
+ *
  * Directives clang emits that have no effect here (.file, .ident, .addrsig,
  * .cfi_*, .loc, ...) are accepted and ignored; an unknown directive is an
  * error ("bad directive").  docs/assembler.md lists them all.
@@ -14,23 +17,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "as-internal.h"
-#include "target/linx/decode.h"
+#include "directives.h"
 #include "util/elf-file.h"
 
-#define AS_MAX_ALIGN_LOG2 16          /* .p2align 16 = 64 KiB at most */
-#define AS_MAX_SECTION_BYTES (1ull << 28) /* 256 MiB per section */
 #define AS_MAX_INCLUDE_DEPTH 16
-
-enum {
-    STB_LOCAL_ = 0,
-    STB_GLOBAL_ = 1,
-    STB_WEAK_ = 2,
-    STT_NOTYPE_ = 0,
-    STT_OBJECT_ = 1,
-    STT_FUNC_ = 2,
-    STT_TLS_ = 6,
-};
 
 typedef void (*AsDirFn)(LinxAs *as, AsStmt *st, int arg);
 
@@ -42,12 +32,12 @@ typedef struct AsDirective {
 
 /* ---- helpers --------------------------------------------------------------- */
 
-static const char *dir_name(const AsStmt *st)
+const char *dir_name(const AsStmt *st)
 {
     return st->text;
 }
 
-static int dir_name_len(const AsStmt *st)
+int dir_name_len(const AsStmt *st)
 {
     const char *q = st->text;
     while (*q && !as_is_space((unsigned char)*q)) {
@@ -57,7 +47,7 @@ static int dir_name_len(const AsStmt *st)
 }
 
 /* Expect the end of the operands at @p. */
-static bool expect_end(LinxAs *as, AsStmt *st, const char *p)
+bool dir_expect_end(LinxAs *as, AsStmt *st, const char *p)
 {
     p = as_skip_ws(p);
     if (*p) {
@@ -69,7 +59,7 @@ static bool expect_end(LinxAs *as, AsStmt *st, const char *p)
 }
 
 /* Expect a ',' at @p and step over it. */
-static bool expect_comma(LinxAs *as, AsStmt *st, const char **pp, const char *what)
+bool dir_expect_comma(LinxAs *as, AsStmt *st, const char **pp, const char *what)
 {
     const char *p = as_skip_ws(*pp);
     if (*p != ',') {
@@ -82,7 +72,7 @@ static bool expect_comma(LinxAs *as, AsStmt *st, const char **pp, const char *wh
 }
 
 /* A symbol name operand; returns its length (0 after reporting). */
-static size_t symbol_operand(LinxAs *as, AsStmt *st, const char **pp)
+size_t dir_symbol_operand(LinxAs *as, AsStmt *st, const char **pp)
 {
     const char *p = as_skip_ws(*pp);
     size_t n = as_ident_len(p);
@@ -96,7 +86,7 @@ static size_t symbol_operand(LinxAs *as, AsStmt *st, const char **pp)
     return n;
 }
 
-static bool no_data_in_nobits(LinxAs *as, AsStmt *st)
+bool dir_no_data_in_nobits(LinxAs *as, AsStmt *st)
 {
     const AsSection *s = &as->secs[as->cur_sec];
     if (s->type == ELF_SHT_NOBITS) {
@@ -107,7 +97,7 @@ static bool no_data_in_nobits(LinxAs *as, AsStmt *st)
     return true;
 }
 
-static bool room_for(LinxAs *as, AsStmt *st, uint64_t n)
+bool dir_room_for(LinxAs *as, AsStmt *st, uint64_t n)
 {
     const AsSection *s = &as->secs[as->cur_sec];
     if (n > AS_MAX_SECTION_BYTES || s->lc + n > AS_MAX_SECTION_BYTES) {
@@ -124,7 +114,7 @@ static void dir_simple_section(LinxAs *as, AsStmt *st, int arg)
 {
     static const char *const names[] = { ".text", ".data", ".rodata", ".bss" };
 
-    if (as->pass == 1 && expect_end(as, st, st->args)) {
+    if (as->pass == 1 && dir_expect_end(as, st, st->args)) {
         as_section_switch(as, as_section_get(as, names[arg]));
     }
 }
@@ -245,7 +235,7 @@ static void dir_section(LinxAs *as, AsStmt *st, int push)
 static void dir_popsection(LinxAs *as, AsStmt *st, int arg)
 {
     (void)arg;
-    if (as->pass != 1 || !expect_end(as, st, st->args)) {
+    if (as->pass != 1 || !dir_expect_end(as, st, st->args)) {
         return;
     }
     if (as->sec_sp == 0) {
@@ -258,7 +248,7 @@ static void dir_popsection(LinxAs *as, AsStmt *st, int arg)
 static void dir_previous(LinxAs *as, AsStmt *st, int arg)
 {
     (void)arg;
-    if (as->pass == 1 && expect_end(as, st, st->args)) {
+    if (as->pass == 1 && dir_expect_end(as, st, st->args)) {
         as_section_switch(as, as->prev_sec);
     }
 }
@@ -273,20 +263,20 @@ static void dir_bind(LinxAs *as, AsStmt *st, int bind)
         return;
     }
     for (;;) {
-        size_t n = symbol_operand(as, st, &p);
+        size_t n = dir_symbol_operand(as, st, &p);
         AsSymbol *s;
         if (!n) {
             return;
         }
         uint32_t idx = as_sym_intern(as, p, n); /* may move as->syms */
         s = &as->syms[idx];
-        if (bind == STB_LOCAL_) {
+        if (bind == AS_STB_LOCAL) {
             s->explicit_local = true;
         }
         s->bind = (uint8_t)bind;
         p = as_skip_ws(p + n);
         if (*p != ',') {
-            expect_end(as, st, p);
+            dir_expect_end(as, st, p);
             return;
         }
         p++;
@@ -299,7 +289,7 @@ static void dir_visibility(LinxAs *as, AsStmt *st, int arg)
     (void)arg;
     /* Visibility does not matter in a fully linked image: check and ignore. */
     if (as->pass == 1) {
-        size_t n = symbol_operand(as, st, &p);
+        size_t n = dir_symbol_operand(as, st, &p);
         if (n) {
             as_sym_intern(as, p, n);
         }
@@ -315,12 +305,12 @@ static void dir_type(LinxAs *as, AsStmt *st, int arg)
     uint32_t idx;
 
     (void)arg;
-    if (as->pass != 1 || !(n = symbol_operand(as, st, &p))) {
+    if (as->pass != 1 || !(n = dir_symbol_operand(as, st, &p))) {
         return;
     }
     idx = as_sym_intern(as, p, n);
     p += n;
-    if (!expect_comma(as, st, &p, "the symbol type")) {
+    if (!dir_expect_comma(as, st, &p, "the symbol type")) {
         return;
     }
     t = as_skip_ws(p);
@@ -329,13 +319,13 @@ static void dir_type(LinxAs *as, AsStmt *st, int arg)
     }
     tn = as_ident_len(t);
     if (as_word_eq(t, tn, "function") || as_word_eq(t, tn, "STT_FUNC")) {
-        type = STT_FUNC_;
+        type = AS_STT_FUNC;
     } else if (as_word_eq(t, tn, "object") || as_word_eq(t, tn, "STT_OBJECT")) {
-        type = STT_OBJECT_;
+        type = AS_STT_OBJECT;
     } else if (as_word_eq(t, tn, "notype") || as_word_eq(t, tn, "STT_NOTYPE")) {
-        type = STT_NOTYPE_;
+        type = AS_STT_NOTYPE;
     } else if (as_word_eq(t, tn, "tls_object") || as_word_eq(t, tn, "STT_TLS")) {
-        type = STT_TLS_;
+        type = AS_STT_TLS;
     } else {
         as_error(as, st, as_col(as, st, t), "bad directive: unknown symbol type '%.*s' (@function, @object, @notype)",
                  (int)(tn ? tn : strlen(t)), t);
@@ -352,19 +342,19 @@ static void dir_size(LinxAs *as, AsStmt *st, int arg)
     int64_t v;
 
     (void)arg;
-    if (!(n = symbol_operand(as, st, &p))) {
+    if (!(n = dir_symbol_operand(as, st, &p))) {
         return;
     }
     idx = as_sym_intern(as, p, n);
     p += n;
-    if (!expect_comma(as, st, &p, "the size")) {
+    if (!dir_expect_comma(as, st, &p, "the size")) {
         return;
     }
     if (as->pass == 1) {
         /* Checked in pass 2, when every label is known. */
         return;
     }
-    if (!as_expr_abs(as, st, &p, &v, "the size") || !expect_end(as, st, p)) {
+    if (!as_expr_abs(as, st, &p, &v, "the size") || !dir_expect_end(as, st, p)) {
         return;
     }
     as->syms[idx].size = (uint64_t)v;
@@ -403,7 +393,7 @@ static void define_equ(LinxAs *as, AsStmt *st, const char *name, size_t n, const
         as_error(as, st, as_col(as, st, expr), "%s", err);
         return;
     }
-    if (!expect_end(as, st, p)) {
+    if (!dir_expect_end(as, st, p)) {
         return;
     }
     s = &as->syms[idx];
@@ -431,14 +421,14 @@ static void define_equ(LinxAs *as, AsStmt *st, const char *name, size_t n, const
 static void dir_equ(LinxAs *as, AsStmt *st, int equiv)
 {
     const char *p = st->args;
-    size_t n = symbol_operand(as, st, &p);
+    size_t n = dir_symbol_operand(as, st, &p);
     const char *name = p;
 
     if (!n) {
         return;
     }
     p += n;
-    if (!expect_comma(as, st, &p, "the value")) {
+    if (!dir_expect_comma(as, st, &p, "the value")) {
         return;
     }
     define_equ(as, st, name, n, p, equiv != 0);
@@ -447,396 +437,6 @@ static void dir_equ(LinxAs *as, AsStmt *st, int equiv)
 void as_assign_run(LinxAs *as, AsStmt *st)
 {
     define_equ(as, st, st->text, as_ident_len(st->text), st->args, false);
-}
-
-/* ---- data -------------------------------------------------------------------- */
-
-static void dir_data(LinxAs *as, AsStmt *st, int size)
-{
-    const char *p = as_skip_ws(st->args);
-    char err[AS_ERRLEN];
-
-    if (!*p) {
-        as_error(as, st, as_col(as, st, p), "bad directive: '%.*s' needs at least one value",
-                 dir_name_len(st), dir_name(st));
-        return;
-    }
-    if (!no_data_in_nobits(as, st)) {
-        return;
-    }
-    for (;;) {
-        const char *start = as_skip_ws(p);
-        AsValue v;
-
-        p = start;
-        if (!as_expr(as, &p, &v, err, sizeof(err))) {
-            as_error(as, st, as_col(as, st, start), "%s", err);
-            return;
-        }
-        p = as_skip_ws(p);
-        if (*p && *p != ',') {
-            as_error(as, st, as_col(as, st, p), "bad directive: unexpected '%s' after a value of '%.*s'",
-                     p, dir_name_len(st), dir_name(st));
-            return;
-        }
-        if (as->pass == 2 && size < 8) {
-            int64_t lo = -((int64_t)1 << (size * 8 - 1));
-            int64_t hi = ((int64_t)1 << (size * 8)) - 1;
-            if (v.v < lo || v.v > hi) {
-                as_error(as, st, as_col(as, st, start),
-                         "immediate out of range: %lld ('%.*s') does not fit in %d byte%s [%lld, %lld]",
-                         (long long)v.v, (int)(p - start), start, size, size > 1 ? "s" : "",
-                         (long long)lo, (long long)hi);
-                return;
-            }
-        }
-        as_emit_le(as, (uint64_t)v.v, (unsigned)size);
-        if (!*p) {
-            return;
-        }
-        p++;
-    }
-}
-
-static void dir_ascii(LinxAs *as, AsStmt *st, int zero)
-{
-    const char *p = as_skip_ws(st->args);
-    char err[AS_ERRLEN];
-
-    if (!no_data_in_nobits(as, st)) {
-        return;
-    }
-    if (!*p) {
-        as_error(as, st, as_col(as, st, p), "bad directive: '%.*s' needs a string",
-                 dir_name_len(st), dir_name(st));
-        return;
-    }
-    for (;;) {
-        const char *start = as_skip_ws(p);
-        char *s;
-        size_t n;
-
-        p = start;
-        if (!as_parse_string(&p, &s, &n, err, sizeof(err))) {
-            as_error(as, st, as_col(as, st, start), "bad directive: %s in '%.*s'", err,
-                     dir_name_len(st), dir_name(st));
-            return;
-        }
-        as_emit(as, s, n);
-        if (zero) {
-            as_emit_fill(as, 1, 0);
-        }
-        free(s);
-        p = as_skip_ws(p);
-        if (!*p) {
-            return;
-        }
-        if (*p != ',') {
-            as_error(as, st, as_col(as, st, p), "bad directive: unexpected '%s' after a string", p);
-            return;
-        }
-        p++;
-    }
-}
-
-/* .zero/.space/.skip size[, fill] */
-static void dir_space(LinxAs *as, AsStmt *st, int arg)
-{
-    const char *p = st->args;
-    int64_t n, fill = 0;
-
-    (void)arg;
-    if (!as_expr_abs(as, st, &p, &n, "the size")) {
-        return;
-    }
-    p = as_skip_ws(p);
-    if (*p == ',') {
-        p++;
-        if (!as_expr_abs(as, st, &p, &fill, "the fill byte")) {
-            return;
-        }
-        if (fill < -128 || fill > 255) {
-            as_error(as, st, st->col, "immediate out of range: fill byte %lld not in [-128, 255]",
-                     (long long)fill);
-            return;
-        }
-    }
-    if (!expect_end(as, st, p)) {
-        return;
-    }
-    if (n < 0) {
-        as_error(as, st, st->col, "immediate out of range: size %lld is negative", (long long)n);
-        return;
-    }
-    if (fill && !no_data_in_nobits(as, st)) {
-        return;
-    }
-    if (!room_for(as, st, (uint64_t)n)) {
-        return;
-    }
-    as_emit_fill(as, (uint64_t)n, (uint8_t)fill);
-}
-
-/* .fill repeat[, size[, value]] */
-static void dir_fill(LinxAs *as, AsStmt *st, int arg)
-{
-    const char *p = st->args;
-    int64_t rep, size = 1, value = 0;
-
-    (void)arg;
-    if (!as_expr_abs(as, st, &p, &rep, "the repeat count")) {
-        return;
-    }
-    p = as_skip_ws(p);
-    if (*p == ',') {
-        p++;
-        if (!as_expr_abs(as, st, &p, &size, "the size")) {
-            return;
-        }
-        p = as_skip_ws(p);
-        if (*p == ',') {
-            p++;
-            if (!as_expr_abs(as, st, &p, &value, "the value")) {
-                return;
-            }
-        }
-    }
-    if (!expect_end(as, st, p)) {
-        return;
-    }
-    if (rep < 0 || size < 0 || size > 8) {
-        as_error(as, st, st->col, "immediate out of range: .fill needs repeat >= 0 and size in [0, 8]");
-        return;
-    }
-    if (value && !no_data_in_nobits(as, st)) {
-        return;
-    }
-    if (!room_for(as, st, (uint64_t)rep) || !room_for(as, st, (uint64_t)rep * (uint64_t)size)) {
-        return;
-    }
-    for (int64_t i = 0; i < rep; i++) {
-        as_emit_le(as, (uint64_t)value, (unsigned)size);
-    }
-}
-
-/* .insn VALUE: raw instruction bits, as the disassembler prints an
- * encoding no form matches.  The length comes from the first halfword
- * (digest 1.1), VALUE is the packed stream bytes read little-endian. */
-static void dir_insn(LinxAs *as, AsStmt *st, int arg)
-{
-    const char *p = as_skip_ws(st->args);
-    const char *start = p;
-    char err[AS_ERRLEN];
-    AsValue v;
-    unsigned len;
-
-    (void)arg;
-    if (!as_expr(as, &p, &v, err, sizeof(err))) {
-        as_error(as, st, as_col(as, st, start), "%s", err);
-        return;
-    }
-    if (!expect_end(as, st, p)) {
-        return;
-    }
-    if (!v.known || v.sec != AS_SEC_ABS) {
-        as_error(as, st, as_col(as, st, start),
-                 "expression not constant: '.insn %s' must be known here (it gives the length)", start);
-        return;
-    }
-    len = linx_insn_length((uint16_t)v.v);
-    if (len < 8 && ((uint64_t)v.v >> (8 * len)) != 0) {
-        as_error(as, st, as_col(as, st, start),
-                 "immediate out of range: '.insn %s' has bits above its %u-byte length (from the first halfword)",
-                 start, len);
-        return;
-    }
-    if (as->secs[as->cur_sec].lc & 1) {
-        as_error(as, st, st->col, "misaligned target: instruction at odd offset 0x%llx",
-                 (unsigned long long)as->secs[as->cur_sec].lc);
-        return;
-    }
-    if (!no_data_in_nobits(as, st)) {
-        return;
-    }
-    as_emit_le(as, (uint64_t)v.v, len);
-}
-
-/* ---- alignment and location ---------------------------------------------------- */
-
-/* arg: 0 = .p2align (power), 1 = .align / .balign (bytes) */
-static void dir_align(LinxAs *as, AsStmt *st, int bytes)
-{
-    const char *p = st->args;
-    int64_t a, fill = 0, max = -1;
-    uint64_t align, pad;
-    AsSection *s;
-
-    if (!as_expr_abs(as, st, &p, &a, "the alignment")) {
-        return;
-    }
-    p = as_skip_ws(p);
-    if (*p == ',') {
-        p = as_skip_ws(p + 1);
-        if (*p != ',' && !as_expr_abs(as, st, &p, &fill, "the fill byte")) {
-            return;
-        }
-        p = as_skip_ws(p);
-        if (*p == ',') {
-            p++;
-            if (!as_expr_abs(as, st, &p, &max, "the maximum padding")) {
-                return;
-            }
-        }
-    }
-    if (!expect_end(as, st, p)) {
-        return;
-    }
-    if (bytes) {
-        if (a <= 0 || (a & (a - 1)) || a > (1 << AS_MAX_ALIGN_LOG2)) {
-            as_error(as, st, st->col, "bad directive: alignment %lld is not a power of two in [1, %d]",
-                     (long long)a, 1 << AS_MAX_ALIGN_LOG2);
-            return;
-        }
-        align = (uint64_t)a;
-    } else {
-        if (a < 0 || a > AS_MAX_ALIGN_LOG2) {
-            as_error(as, st, st->col, "bad directive: .p2align %lld not in [0, %d]", (long long)a,
-                     AS_MAX_ALIGN_LOG2);
-            return;
-        }
-        align = 1ull << a;
-    }
-    if (fill < -128 || fill > 255) {
-        as_error(as, st, st->col, "immediate out of range: fill byte %lld not in [-128, 255]",
-                 (long long)fill);
-        return;
-    }
-    s = &as->secs[as->cur_sec];
-    pad = (align - (s->lc & (align - 1))) & (align - 1);
-    if (max >= 0 && pad > (uint64_t)max) {
-        return;
-    }
-    if (align > s->align) {
-        s->align = align;
-    }
-    as_emit_fill(as, pad, (uint8_t)fill);
-}
-
-static void dir_org(LinxAs *as, AsStmt *st, int arg)
-{
-    const char *start = as_skip_ws(st->args);
-    const char *p = start;
-    char err[AS_ERRLEN];
-    AsValue v;
-    int64_t fill = 0;
-    uint64_t target;
-    AsSection *s = &as->secs[as->cur_sec];
-
-    (void)arg;
-    if (!as_expr(as, &p, &v, err, sizeof(err))) {
-        as_error(as, st, as_col(as, st, start), "%s", err);
-        return;
-    }
-    p = as_skip_ws(p);
-    if (*p == ',') {
-        p++;
-        if (!as_expr_abs(as, st, &p, &fill, "the fill byte")) {
-            return;
-        }
-    }
-    if (!expect_end(as, st, p)) {
-        return;
-    }
-    if (as->pass == 2) {
-        /* The target was fixed in pass 1 (values are addresses now). */
-        as_emit_fill(as, st->size, (uint8_t)fill);
-        return;
-    }
-    if (!v.known || (v.sec != AS_SEC_ABS && v.sec != as->cur_sec)) {
-        as_error(as, st, as_col(as, st, start),
-                 "expression not constant: '.org %s' must be an offset in this section known here",
-                 start);
-        return;
-    }
-    target = (uint64_t)v.v;
-    if (target < s->lc) {
-        as_error(as, st, as_col(as, st, start),
-                 "bad directive: .org 0x%llx would move the location counter backwards (it is 0x%llx)",
-                 (unsigned long long)target, (unsigned long long)s->lc);
-        return;
-    }
-    if (!room_for(as, st, target - s->lc)) {
-        return;
-    }
-    as_emit_fill(as, target - s->lc, (uint8_t)fill);
-}
-
-/* ---- common symbols ------------------------------------------------------------ */
-
-static void dir_comm(LinxAs *as, AsStmt *st, int global)
-{
-    const char *p = st->args;
-    size_t n = symbol_operand(as, st, &p);
-    const char *name = p;
-    int64_t size, align = 8;
-    int save = as->cur_sec, bss;
-    uint32_t idx;
-    AsSection *s;
-
-    if (!n) {
-        return;
-    }
-    p += n;
-    if (!expect_comma(as, st, &p, "the size") || !as_expr_abs(as, st, &p, &size, "the size")) {
-        return;
-    }
-    p = as_skip_ws(p);
-    if (*p == ',') {
-        p++;
-        if (!as_expr_abs(as, st, &p, &align, "the alignment")) {
-            return;
-        }
-    }
-    if (!expect_end(as, st, p)) {
-        return;
-    }
-    if (size < 0 || align <= 0 || (align & (align - 1)) || align > (1 << AS_MAX_ALIGN_LOG2)) {
-        as_error(as, st, st->col, "immediate out of range: size must be >= 0 and alignment a power of two");
-        return;
-    }
-    bss = as_section_get(as, ".bss");
-    as->cur_sec = bss;
-    s = &as->secs[bss];
-    s->explicit_use = true;
-    if ((uint64_t)align > s->align) {
-        s->align = (uint64_t)align;
-    }
-    as_emit_fill(as, (align - (s->lc & (align - 1))) & (align - 1), 0);
-    idx = as_sym_intern(as, name, n);
-    if (as->pass == 1) {
-        AsSymbol *sym = &as->syms[idx];
-        if (sym->defined) {
-            as_error(as, st, as_col(as, st, name), "duplicate symbol: '%.*s' (first defined at %s:%u)",
-                     (int)n, name, as->files[sym->def_file].name, sym->def_line);
-        } else {
-            sym->defined = true;
-            sym->is_address = true;
-            sym->sec = bss;
-            sym->value = (int64_t)s->lc;
-            sym->size = (uint64_t)size;
-            sym->has_size = true;
-            sym->type = STT_OBJECT_;
-            sym->def_file = st->file;
-            sym->def_line = st->line;
-            if (global) {
-                sym->bind = STB_GLOBAL_;
-            }
-        }
-    }
-    if (room_for(as, st, (uint64_t)size)) {
-        as_emit_fill(as, (uint64_t)size, 0);
-    }
-    as->cur_sec = save;
 }
 
 /* ---- files --------------------------------------------------------------------- */
@@ -950,10 +550,10 @@ static const AsDirective directives[] = {
     { ".pushsection", dir_section, 1 },
     { ".popsection", dir_popsection, 0 },
     { ".previous", dir_previous, 0 },
-    { ".globl", dir_bind, STB_GLOBAL_ },
-    { ".global", dir_bind, STB_GLOBAL_ },
-    { ".local", dir_bind, STB_LOCAL_ },
-    { ".weak", dir_bind, STB_WEAK_ },
+    { ".globl", dir_bind, AS_STB_GLOBAL },
+    { ".global", dir_bind, AS_STB_GLOBAL },
+    { ".local", dir_bind, AS_STB_LOCAL },
+    { ".weak", dir_bind, AS_STB_WEAK },
     { ".hidden", dir_visibility, 0 },
     { ".protected", dir_visibility, 0 },
     { ".internal", dir_visibility, 0 },
