@@ -82,6 +82,7 @@ typedef struct DisasContext {
     const LinxInsn *insn;
     unsigned insn_index; /* within the TB */
     bool replay;         /* rebuilding state only; ops are dropped */
+    bool traced;         /* the commit-trace call of this insn is emitted */
     LinxDisasJump jump;
     LinxBlockState bs;
 } DisasContext;
@@ -121,6 +122,9 @@ void gen_call(DisasContext *ctx, const IRHelperInfo *h, IRTemp ret, unsigned nar
 void gen_raise(DisasContext *ctx, unsigned trapnum, unsigned cause, uint64_t traparg0);
 /* Illegal instruction at the current pc. */
 bool gen_illegal(DisasContext *ctx);
+/* Commit-trace record of the current instruction (TB_F_TRACE), for
+ * translators whose instruction leaves the TB through a helper. */
+void gen_trace_insn(DisasContext *ctx);
 
 /* ---- Block structure (trans_bbd.c.inc / translate.c) ---- */
 

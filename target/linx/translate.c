@@ -28,7 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fpu/fpu.h"
 #include "hw/core/guest-memory.h"
+#include "tcg/exec.h"
 #include "translate-internal.h"
 #include "translate.h"
 
@@ -36,6 +38,13 @@
 
 _Static_assert(offsetof(CPULinxState, insn_count) < LINX_GLOBAL_SLOTS * 8,
                "IR globals must fit in LINX_GLOBAL_SLOTS words");
+
+static bool peek_insn(DisasContext *ctx, uint64_t pc, LinxInsn *insn);
+
+static bool same_page(uint64_t a, uint64_t b)
+{
+    return ((a ^ b) & GUEST_PAGE_MASK) == 0;
+}
 
 /* ======================================================================
  * Globals
@@ -224,6 +233,18 @@ void gen_raise(DisasContext *ctx, unsigned trapnum, unsigned cause, uint64_t tra
     ctx->jump = DISAS_NORETURN;
 }
 
+void gen_trace_insn(DisasContext *ctx)
+{
+    const LinxInsn *insn = ctx->insn;
+
+    if (!(ctx->tb->flags & TB_F_TRACE) || ctx->traced) {
+        return;
+    }
+    ctx->traced = true;
+    gen_helper_trace_insn(ctx, IR_NO_TEMP, ctx->ir->env, gen_const(ctx, (int64_t)ctx->pc),
+                          gen_const(ctx, (int64_t)insn->raw), gen_const(ctx, insn->len));
+}
+
 bool gen_illegal(DisasContext *ctx)
 {
     gen_raise(ctx, LINX_TRAP_ILLEGAL_INST, LINX_CAUSE(LINX_EC_ILLEGAL, 0), ctx->pc);
@@ -259,11 +280,13 @@ static void gen_goto_static(DisasContext *ctx, unsigned slot, uint64_t dest)
     ir_gen_exit_tb(ctx->ir, (uint64_t)(uintptr_t)ctx->tb | slot);
 }
 
-/* Leave the TB for the run-time target in @dest (a global). */
+/* Leave the TB for the run-time target in @dest (a global): look the TB
+ * up and jump straight into it (the lookup refuses TBs that are not
+ * block starts, which then raise the CFI trap from the exec loop). */
 static void gen_goto_dynamic(DisasContext *ctx, IRTemp dest)
 {
     ir_gen_mov(ctx->ir, cpu_field(ctx, pc), dest);
-    ir_gen_exit_tb(ctx->ir, 0);
+    ir_gen_lookup_and_goto_ptr(ctx->ir);
 }
 
 static void gen_count_insns(DisasContext *ctx)
@@ -286,9 +309,36 @@ static void gen_goto_block_target(DisasContext *ctx, unsigned slot)
     }
 }
 
+/*
+ * The fall-through successor of a block that ended with BSTOP must be a
+ * block start too (E_BLOCK(EC_CFI) kind CFI_MISSING_NEXT_MARKER).  When the
+ * instruction there can be decoded at translation time the verdict is
+ * static; otherwise the successor's own TB check reports a bad target.
+ */
+static bool fall_is_bad(DisasContext *ctx, uint64_t fall)
+{
+    LinxInsn next;
+
+    if (ctx->insn == NULL || fall != ctx->next_pc || !same_page(ctx->pc, fall)) {
+        return false; /* ended at a marker, or not checkable here */
+    }
+    return peek_insn(ctx, fall, &next) && !linx_form_is_marker(next.form);
+}
+
+static void gen_goto_fall(DisasContext *ctx, unsigned slot, uint64_t fall, bool bad)
+{
+    if (bad) {
+        gen_raise(ctx, LINX_TRAP_BLOCK, LINX_CAUSE(LINX_EC_CFI, LINX_CFI_MISSING_NEXT_MARKER),
+                  ctx->pc);
+        return;
+    }
+    gen_goto_static(ctx, slot, fall);
+}
+
 /* Commit the current block (digest 3.2); @fall is the address after it. */
 static void gen_commit(DisasContext *ctx, uint64_t fall)
 {
+    bool bad_fall = fall_is_bad(ctx, fall);
     const LinxBlockState *bs = &ctx->bs;
     IRContext *ir = ctx->ir;
     IRLabel l_fall;
@@ -311,7 +361,7 @@ static void gen_commit(DisasContext *ctx, uint64_t fall)
             }
         }
         gen_helper_block_engine(ctx, IR_NO_TEMP, ir->env, gen_const(ctx, (int64_t)bs->bpc));
-        gen_goto_static(ctx, 0, fall);
+        gen_goto_fall(ctx, 0, fall, bad_fall);
         return;
     }
 
@@ -338,7 +388,7 @@ static void gen_commit(DisasContext *ctx, uint64_t fall)
     case LINX_BR_RET:
         if (!bs->carg_set) {
             /* CARG is still its reset value 0: always fall through. */
-            gen_goto_static(ctx, 0, fall);
+            gen_goto_fall(ctx, 0, fall, bad_fall);
             break;
         }
         l_fall = ir_label(ir);
@@ -349,11 +399,11 @@ static void gen_commit(DisasContext *ctx, uint64_t fall)
             gen_goto_dynamic(ctx, cpu_field(ctx, tgt));
         }
         ir_gen_set_label(ir, l_fall);
-        gen_goto_static(ctx, 0, fall);
+        gen_goto_fall(ctx, 0, fall, bad_fall);
         break;
     case LINX_BR_FALL:
     default:
-        gen_goto_static(ctx, 0, fall);
+        gen_goto_fall(ctx, 0, fall, bad_fall);
         break;
     }
 }
@@ -366,7 +416,6 @@ static void gen_cut(DisasContext *ctx, uint64_t next)
     gen_goto_static(ctx, 0, next);
 }
 
-static bool peek_insn(DisasContext *ctx, uint64_t pc, LinxInsn *insn);
 
 /* ======================================================================
  * Per-class translators
@@ -462,9 +511,13 @@ static void translate_one(DisasContext *ctx, const LinxInsn *insn)
     ctx->insn = insn;
     ctx->next_pc = ctx->pc + insn->len;
     ctx->jump = DISAS_NEXT;
+    ctx->traced = false;
     ir_gen_insn_start(ctx->ir, ctx->pc, ctx->insn_index);
     if (!trans_insn(ctx)) {
         gen_illegal(ctx);
+    }
+    if (ctx->jump != DISAS_NORETURN) {
+        gen_trace_insn(ctx);
     }
     /* Only a call header's very next instruction may fuse a SETRET. */
     if (!linx_form_is_marker(insn->form)) {
@@ -534,11 +587,6 @@ static void gen_cfi_bad_tb(DisasContext *ctx)
     ir_gen_exit_tb(ctx->ir, 0);
 }
 
-static bool same_page(uint64_t a, uint64_t b)
-{
-    return ((a ^ b) & GUEST_PAGE_MASK) == 0;
-}
-
 void linx_translate_block(CPULinxState *env, IRContext *ir, TranslationBlock *tb)
 {
     DisasContext ctx_s;
@@ -606,11 +654,6 @@ void linx_translate_block(CPULinxState *env, IRContext *ir, TranslationBlock *tb
             gen_illegal(ctx);
         } else {
             translate_one(ctx, &insn);
-            if (ctx->jump == DISAS_NEXT && (tb->flags & TB_F_TRACE)) {
-                gen_helper_trace_insn(ctx, IR_NO_TEMP, ir->env, gen_const(ctx, (int64_t)ctx->pc),
-                                      gen_const(ctx, (int64_t)insn.raw),
-                                      gen_const(ctx, insn.len));
-            }
         }
         ctx->insn_index++;
         tb->icount = ctx->insn_index;
