@@ -2,12 +2,15 @@
  * IR optimiser (see tcg/optimize.h for the contract).
  *
  * Structure:
- *   - ir_fold_op()/ir_eval_cond(): the value of every pure op on constants;
+ *   - ir_fold_op()/ir_eval_cond() (optimize-fold.c): the value of every
+ *     pure op on constants;
  *   - forward pass (opt_forward): per extended basic block (facts survive
  *     brcond on the fall-through path and die at set_label) it tracks which
  *     temps hold known constants and which temps are copies of each other
  *     (circular lists, QEMU-style), rewrites inputs to the best equal temp,
- *     folds and simplifies, decides branches and drops unreachable code;
+ *     folds and simplifies, reuses earlier identical pure computations
+ *     (a table keyed by op and input versions), decides branches and drops
+ *     unreachable code;
  *   - backward pass (opt_dead_code): liveness of local temps; ops without
  *     side effects whose outputs are all dead locals are removed;
  *   - compaction of the op list.
@@ -47,6 +50,21 @@ typedef struct OptConstEntry {
     IRTemp temp; /* IR_NO_TEMP: empty */
 } OptConstEntry;
 
+/* A pure op computed earlier: valid while none of its temps changed
+ * (each definition of a temp gives it a new seq). */
+typedef struct OptExpr {
+    uint32_t gen;
+    uint16_t op;
+    uint8_t cond;
+    uint8_t nin;
+    IRTemp in[4];
+    uint32_t in_seq[4];
+    IRTemp out;
+    uint32_t out_seq;
+} OptExpr;
+
+#define OPT_EXPR_PROBES 8
+
 typedef struct OptContext {
     IRContext *ir;
     OptTemp *t;
@@ -57,156 +75,11 @@ typedef struct OptContext {
     unsigned consts_cap, consts_used;
     bool changed;
     bool cfg_changed; /* a branch or label went: another round may find more */
+    /* Common subexpressions of the current extended block. */
+    OptExpr *exprs;
+    unsigned exprs_cap; /* power of two */
+    uint32_t expr_gen;  /* entries of other generations are empty */
 } OptContext;
-
-/* ------------------------------------------------------------------ */
-/* Constant evaluation                                                 */
-/* ------------------------------------------------------------------ */
-
-bool ir_eval_cond(IRCond cond, uint64_t a, uint64_t b)
-{
-    switch (cond) {
-    case IR_COND_NEVER:
-        return false;
-    case IR_COND_ALWAYS:
-        return true;
-    case IR_COND_EQ:
-        return a == b;
-    case IR_COND_NE:
-        return a != b;
-    case IR_COND_LT:
-        return (int64_t)a < (int64_t)b;
-    case IR_COND_GE:
-        return (int64_t)a >= (int64_t)b;
-    case IR_COND_LE:
-        return (int64_t)a <= (int64_t)b;
-    case IR_COND_GT:
-        return (int64_t)a > (int64_t)b;
-    case IR_COND_LTU:
-        return a < b;
-    case IR_COND_GEU:
-        return a >= b;
-    case IR_COND_LEU:
-        return a <= b;
-    case IR_COND_GTU:
-        return a > b;
-    case IR_COND_TSTEQ:
-        return (a & b) == 0;
-    case IR_COND_TSTNE:
-        return (a & b) != 0;
-    }
-    return false;
-}
-
-static uint64_t fold_clz(uint64_t x)
-{
-    return x ? (uint64_t)__builtin_clzll(x) : 64;
-}
-
-static uint64_t fold_ctz(uint64_t x)
-{
-    return x ? (uint64_t)__builtin_ctzll(x) : 64;
-}
-
-bool ir_fold_op(IROpcode op, IRCond cond, const uint64_t *in, uint64_t *out)
-{
-    uint64_t a = in[0];
-    uint64_t b = 0;
-    unsigned sh;
-
-    if (op < IR_NB_OPS && ir_op_info[op].nin >= 2) {
-        b = in[1];
-    }
-    sh = (unsigned)(b & 63);
-    switch (op) {
-    case IR_mov:
-        *out = a;
-        return true;
-    case IR_setcond:
-        *out = ir_eval_cond(cond, a, b);
-        return true;
-    case IR_movcond:
-        *out = ir_eval_cond(cond, a, b) ? in[2] : in[3];
-        return true;
-    case IR_add:
-        *out = a + b;
-        return true;
-    case IR_sub:
-        *out = a - b;
-        return true;
-    case IR_mul:
-        *out = a * b;
-        return true;
-    case IR_mulsh:
-        *out = (uint64_t)(((__int128)(int64_t)a * (int64_t)b) >> 64);
-        return true;
-    case IR_muluh:
-        *out = (uint64_t)(((unsigned __int128)a * b) >> 64);
-        return true;
-    case IR_neg:
-        *out = -a;
-        return true;
-    case IR_and:
-        *out = a & b;
-        return true;
-    case IR_or:
-        *out = a | b;
-        return true;
-    case IR_xor:
-        *out = a ^ b;
-        return true;
-    case IR_andc:
-        *out = a & ~b;
-        return true;
-    case IR_not:
-        *out = ~a;
-        return true;
-    case IR_shl:
-        *out = a << sh;
-        return true;
-    case IR_shr:
-        *out = a >> sh;
-        return true;
-    case IR_sar:
-        *out = (uint64_t)((int64_t)a >> sh);
-        return true;
-    case IR_rotr:
-        *out = sh ? (a >> sh) | (a << (64 - sh)) : a;
-        return true;
-    case IR_clz:
-        *out = fold_clz(a);
-        return true;
-    case IR_ctz:
-        *out = fold_ctz(a);
-        return true;
-    case IR_ctpop:
-        *out = (uint64_t)__builtin_popcountll(a);
-        return true;
-    case IR_bswap64:
-        *out = __builtin_bswap64(a);
-        return true;
-    case IR_ext8s:
-        *out = (uint64_t)(int64_t)(int8_t)a;
-        return true;
-    case IR_ext8u:
-        *out = (uint8_t)a;
-        return true;
-    case IR_ext16s:
-        *out = (uint64_t)(int64_t)(int16_t)a;
-        return true;
-    case IR_ext16u:
-        *out = (uint16_t)a;
-        return true;
-    case IR_ext32s:
-        *out = (uint64_t)(int64_t)(int32_t)a;
-        return true;
-    case IR_ext32u:
-        *out = (uint32_t)a;
-        return true;
-    default:
-        return false;
-    }
-}
 
 /* Condition that gives the same answer with the operands swapped. */
 static IRCond swap_cond(IRCond c)
@@ -339,6 +212,7 @@ static void reset_temp(OptContext *s, IRTemp t)
 
 static void reset_all(OptContext *s)
 {
+    s->expr_gen++;
     for (unsigned i = 0; i < s->ir->ntemps; i++) {
         s->t[i].next_copy = s->t[i].prev_copy = i;
         s->t[i].is_const = temp_kind(s, i) == IR_TEMP_CONST;
@@ -621,6 +495,110 @@ static bool simplify_binary(OptContext *s, IRInsn *insn)
     return false;
 }
 
+/* ------------------------------------------------------------------ */
+/* Common subexpressions                                               */
+/* ------------------------------------------------------------------ */
+
+static void expr_key(const OptContext *s, const IRInsn *insn, OptExpr *k)
+{
+    memset(k, 0, sizeof(*k));
+    k->op = insn->op;
+    k->nin = insn->nin;
+    if (insn->op == IR_setcond || insn->op == IR_movcond) {
+        k->cond = (uint8_t)insn->args[1 + insn->nin];
+    }
+    for (unsigned i = 0; i < insn->nin && i < 4; i++) {
+        k->in[i] = (IRTemp)insn->args[1 + i];
+    }
+    if (op_is_commutative((IROpcode)insn->op) && k->in[0] > k->in[1]) {
+        IRTemp t = k->in[0];
+        k->in[0] = k->in[1];
+        k->in[1] = t;
+    }
+    for (unsigned i = 0; i < k->nin && i < 4; i++) {
+        k->in_seq[i] = s->t[k->in[i]].seq;
+    }
+}
+
+static unsigned expr_hash(const OptExpr *k)
+{
+    uint64_t h = k->op * 0x9e3779b97f4a7c15ull + k->cond;
+
+    for (unsigned i = 0; i < k->nin; i++) {
+        h = (h ^ (k->in[i] + ((uint64_t)k->in_seq[i] << 32))) * 0xbf58476d1ce4e5b9ull;
+    }
+    return (unsigned)(h >> 32);
+}
+
+static bool expr_same(const OptExpr *a, const OptExpr *b)
+{
+    if (a->op != b->op || a->cond != b->cond || a->nin != b->nin) {
+        return false;
+    }
+    for (unsigned i = 0; i < a->nin; i++) {
+        if (a->in[i] != b->in[i] || a->in_seq[i] != b->in_seq[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The temp that still holds the value of the op described by @k, or
+ * IR_NO_TEMP. */
+static IRTemp expr_find(OptContext *s, const OptExpr *k)
+{
+    unsigned h = expr_hash(k);
+
+    for (unsigned p = 0; p < OPT_EXPR_PROBES; p++) {
+        OptExpr *e = &s->exprs[(h + p) & (s->exprs_cap - 1)];
+        if (e->gen == s->expr_gen && expr_same(e, k) && s->t[e->out].seq == e->out_seq) {
+            return e->out;
+        }
+    }
+    return IR_NO_TEMP;
+}
+
+static void expr_record(OptContext *s, const OptExpr *k, IRTemp out)
+{
+    unsigned h = expr_hash(k);
+    OptExpr *slot = &s->exprs[h & (s->exprs_cap - 1)];
+
+    for (unsigned p = 0; p < OPT_EXPR_PROBES; p++) {
+        OptExpr *e = &s->exprs[(h + p) & (s->exprs_cap - 1)];
+        if (e->gen != s->expr_gen || s->t[e->out].seq != e->out_seq) {
+            slot = e;
+            break;
+        }
+    }
+    *slot = *k;
+    slot->gen = s->expr_gen;
+    slot->out = out;
+    slot->out_seq = s->t[out].seq;
+}
+
+/* A pure op that stays: reuse an earlier identical computation, or
+ * remember this one.  Returns true when the op was rewritten. */
+static bool opt_cse(OptContext *s, IRInsn *insn)
+{
+    IRTemp d = (IRTemp)insn->args[0];
+    OptExpr k;
+
+    expr_key(s, insn, &k);
+    IRTemp prev = expr_find(s, &k);
+    if (prev != IR_NO_TEMP) {
+        make_mov(s, insn, prev);
+        return true;
+    }
+    reset_temp(s, d);
+    for (unsigned i = 0; i < k.nin; i++) {
+        if (k.in[i] == d) {
+            return false; /* "t = t op x": the inputs changed */
+        }
+    }
+    expr_record(s, &k, d);
+    return false;
+}
+
 /* A pure op with one output: fold, simplify, or record the output. */
 static void opt_pure(OptContext *s, IRInsn *insn)
 {
@@ -669,7 +647,7 @@ static void opt_pure(OptContext *s, IRInsn *insn)
             make_mov(s, insn, vt);
             return;
         }
-        reset_temp(s, d);
+        opt_cse(s, insn);
         return;
     }
     if (op == IR_setcond) {
@@ -700,7 +678,7 @@ static void opt_pure(OptContext *s, IRInsn *insn)
     if (insn->nin == 2 && op != IR_setcond && simplify_binary(s, insn)) {
         return;
     }
-    reset_temp(s, d);
+    opt_cse(s, insn);
 }
 
 /* brcond: decide it when possible.  Returns true when the code after it
@@ -987,7 +965,12 @@ void ir_optimize(IRContext *ir)
     OptContext s = { .ir = ir };
 
     s.label_refs = calloc(ir->nlabels ? ir->nlabels : 1, sizeof(*s.label_refs));
-    if (!s.label_refs) {
+    s.exprs_cap = 64;
+    while (s.exprs_cap < 2 * ir->ninsns) {
+        s.exprs_cap *= 2;
+    }
+    s.exprs = calloc(s.exprs_cap, sizeof(*s.exprs));
+    if (!s.label_refs || !s.exprs) {
         abort();
     }
     /* Folding and dead code settle in one round; only a branch or label
@@ -1004,6 +987,7 @@ void ir_optimize(IRContext *ir)
     }
     opt_compact(ir);
     free(s.label_refs);
+    free(s.exprs);
     free(s.consts);
     free(s.t);
 }

@@ -9,6 +9,8 @@
  *   - copy propagation (uses of a copy read the oldest equal temp, constants
  *     become IR_TEMP_CONST operands the backend can encode as immediates);
  *   - algebraic identities (x+0, x&-1, x*1, x^x, shifts by 0, ...);
+ *   - common subexpressions: a pure op whose inputs and an earlier
+ *     result are unchanged becomes a copy of that result;
  *   - removal of code that cannot run (after br, exit_tb, goto_ptr and
  *     no-return calls, up to the next referenced label), of branches to the
  *     next op and of labels nobody jumps to;
@@ -42,7 +44,8 @@ void ir_optimize(IRContext *ir);
 
 /* Result of pure op @op (one output, no side effects, temps only: mov ..
  * ext32u) on constant inputs @in (nin of them) and condition @cond (for
- * setcond/movcond).  Returns false for ops that are not foldable. */
+ * setcond/movcond).  Returns false for ops that are not foldable.
+ * (tcg/optimize-fold.c) */
 bool ir_fold_op(IROpcode op, IRCond cond, const uint64_t *in, uint64_t *out);
 
 /* Value of condition @cond on (@a, @b). */

@@ -268,6 +268,9 @@ bool backend_gen_tb(BackendState *bs, CodeBuffer *cb, IRContext *ir, Translation
         tb->host_code = cb->rx + start;
         tb->host_size = (uint32_t)g.e.pos;
         cb->used = start + g.e.pos;
+        /* The builder is idle again (tcg/code-buffer.h: start == used). */
+        cb->start = cb->cur = cb->used;
+        cb->overflow = false;
         if (log_asm) {
             x86_disas_tb(log_asm, &g, buf, g.e.pos);
         }

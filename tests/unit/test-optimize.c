@@ -182,6 +182,65 @@ static void test_copy_propagation(void **state)
     fixture_fini(&f);
 }
 
+static void test_common_subexpressions(void **state)
+{
+    JitFixture f;
+
+    fixture_init(&f);
+    /* Same op, same inputs (commuted): one add left. */
+    IRTemp t1 = ir_temp(f.ir), t2 = ir_temp(f.ir);
+    ir_gen_add(f.ir, t1, f.g[1], f.g[2]);
+    ir_gen_add(f.ir, t2, f.g[2], f.g[1]);
+    ir_gen_mov(f.ir, f.g[3], t1);
+    ir_gen_mov(f.ir, f.g[4], t2);
+    ir_gen_setcond(f.ir, IR_COND_LT, f.g[5], f.g[1], f.g[2]);
+    ir_gen_setcond(f.ir, IR_COND_LTU, f.g[6], f.g[1], f.g[2]); /* another condition */
+    ir_gen_exit_tb(f.ir, 0);
+    ir_optimize(f.ir);
+    assert_int_equal(count_op(f.ir, IR_add), 1);
+    assert_int_equal(count_op(f.ir, IR_setcond), 2);
+
+    /* An input changed in between: both stay. */
+    ir_reset(f.ir);
+    t1 = ir_temp(f.ir);
+    t2 = ir_temp(f.ir);
+    ir_gen_add(f.ir, t1, f.g[1], f.g[2]);
+    ir_gen_addi(f.ir, f.g[1], f.g[1], 1);
+    ir_gen_add(f.ir, t2, f.g[1], f.g[2]);
+    ir_gen_mov(f.ir, f.g[3], t1);
+    ir_gen_mov(f.ir, f.g[4], t2);
+    ir_gen_exit_tb(f.ir, 0);
+    ir_optimize(f.ir);
+    assert_int_equal(count_op(f.ir, IR_add), 3);
+
+    /* The earlier result was overwritten: recomputed. */
+    ir_reset(f.ir);
+    ir_gen_op3(f.ir, IR_xor, f.g[5], f.g[1], f.g[2]);
+    ir_gen_movi(f.ir, f.g[5], 0);
+    ir_gen_op3(f.ir, IR_xor, f.g[6], f.g[1], f.g[2]);
+    ir_gen_exit_tb(f.ir, 0);
+    ir_optimize(f.ir);
+    assert_int_equal(count_op(f.ir, IR_xor), 2);
+
+    /* Not across a label (locals do not live there). */
+    ir_reset(f.ir);
+    IRLabel l = ir_label(f.ir);
+    t1 = ir_temp(f.ir);
+    t2 = ir_temp(f.ir);
+    ir_gen_op3(f.ir, IR_mul, t1, f.g[1], f.g[2]);
+    ir_gen_mov(f.ir, f.g[3], t1);
+    ir_gen_brcond(f.ir, IR_COND_EQ, f.g[7], f.g[8], l);
+    ir_gen_movi(f.ir, f.g[9], 1);
+    ir_gen_set_label(f.ir, l);
+    ir_gen_op3(f.ir, IR_mul, t2, f.g[1], f.g[2]);
+    ir_gen_mov(f.ir, f.g[4], t2);
+    ir_gen_exit_tb(f.ir, 0);
+    ir_optimize(f.ir);
+    assert_true(ir_validate(f.ir, stderr));
+    assert_int_equal(count_op(f.ir, IR_mul), 2);
+    fixture_fini(&f);
+}
+
 static void test_identities(void **state)
 {
     static const struct {
@@ -421,6 +480,7 @@ int main(void)
         cmocka_unit_test(test_fold_op_matches_reference),
         cmocka_unit_test(test_pass_folds_every_pure_op),
         cmocka_unit_test(test_copy_propagation),
+        cmocka_unit_test(test_common_subexpressions),
         cmocka_unit_test(test_identities),
         cmocka_unit_test(test_branches_and_unreachable_code),
         cmocka_unit_test(test_dead_code),
