@@ -623,6 +623,49 @@ static void test_seed004_examples(void **state)
     expect_lines(got + 7, n - 7, body2, sizeof(body2) / sizeof(body2[0]));
 }
 
+/* The examples exactly as the seed documents write them (elisions "...",
+ * the "vt#1,.sw" typo and all): every line of seed 000's example block and
+ * both "hed:" blocks of seed 004 assemble. */
+static char *seed_block(const char *text, const char *start, const char *stop)
+{
+    const char *b = strstr(text, start), *e;
+    if (!b) {
+        return NULL;
+    }
+    e = strstr(b, stop);
+    if (!e) {
+        e = b + strlen(b);
+    }
+    return strndup(b, (size_t)(e - b));
+}
+
+static void test_seed_examples_verbatim(void **state)
+{
+    size_t len0, len4;
+    char *s0 = read_shared("seeds/000_62b02b3054efc4a6.txt", &len0);
+    char *s4 = read_shared("seeds/004_72f3f83253418630.txt", &len4);
+    char *ex[3];
+    char got[64][256];
+    (void)state;
+
+    if (!s0 || !s4) {
+        free(s0);
+        free(s4);
+        skip();
+    }
+    ex[0] = seed_block(s0, "    TSTORE.NORM <", "\n\n");
+    ex[1] = seed_block(s4, "hed:", "\n\n");
+    ex[2] = seed_block(strstr(s4, "hed:") + 1, "hed:", "\n\n");
+    for (int i = 0; i < 3; i++) {
+        assert_non_null(ex[i]);
+        print_message("seed example %d:\n%s\n", i + 1, ex[i]);
+        assert_true(assemble_and_list(ex[i], got, 64) >= 7);
+        free(ex[i]);
+    }
+    free(s0);
+    free(s4);
+}
+
 /* ---- PC-relative operands ------------------------------------------------------- */
 
 static void test_pc_relative(void **state)
@@ -689,6 +732,7 @@ int main(void)
         cmocka_unit_test(test_clang_tmatmul_acc),
         cmocka_unit_test(test_seed000_examples),
         cmocka_unit_test(test_seed004_examples),
+        cmocka_unit_test(test_seed_examples_verbatim),
         cmocka_unit_test(test_pc_relative),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

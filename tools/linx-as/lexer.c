@@ -13,13 +13,16 @@
  *
  * A line holds any number of labels (`name:`, numeric `1:`) followed by at
  * most one statement: an assignment `name = expr`, a directive `.xxx`, a
- * seed template block, or an instruction.  Every statement is handed to
+ * seed template block, or an instruction.  A statement that is just "..."
+ * (the seeds' examples elide code that way) is ignored.  Every statement is handed to
  * pass 1 (assemble.c) as soon as it is cut, because directives such as
  * .section change how the following statements are read.
  */
 #include <string.h>
 
 #include "as-internal.h"
+
+#define ELISION "..."
 
 /* Pass 1 of one statement (assemble.c). */
 void as_pass1_stmt(LinxAs *as, uint32_t idx);
@@ -313,6 +316,10 @@ static void lex_line(LinxAs *as, uint32_t fi, uint32_t lineno, char *line)
         }
     }
 
+    /* The seeds' elision mark "..." stands for code left out: nothing. */
+    if (strcmp(p, ELISION) == 0) {
+        return;
+    }
     {
         uint32_t idx = new_stmt(as, fi, lineno, p, line);
         AsStmt *st = &as->stmts[idx];
