@@ -1,5 +1,6 @@
 /*
- * Internals of the one-instruction assembler (asm-insn.c, asm-insn-ops.c):
+ * Internals of the one-instruction assembler (asm-insn.c, asm-insn-ops.c,
+ * asm-insn-tile.c):
  * the parse state of one template match and the helpers the operand-kind
  * parsers share.  Not for use outside target/linx/asm-insn*.c.
  *
@@ -64,5 +65,26 @@ bool asm_expr(AsmCtx *c, int64_t *value, bool *known);
 
 /* Parse one operand of kind @it->kind. */
 bool asm_parse_item(AsmCtx *c, const LinxSynItem *it);
+
+/* Shared operand helpers (asm-insn-ops.c). */
+const char *asm_tok_start(AsmCtx *c);          /* skip blanks, return c->p */
+bool asm_parse_reg5(AsmCtx *c, int *reg);      /* a 5-bit register name */
+bool asm_set(AsmCtx *c, unsigned fid, int64_t v, const char *at); /* "immediate" */
+bool asm_parse_shift(AsmCtx *c, int64_t *shift, bool *present);   /* optional <<N */
+int asm_parse_srcr_type(AsmCtx *c);            /* .sw .uw .neg .not, or 0 */
+const LinxFormField *asm_field_of(AsmCtx *c, unsigned fid);
+
+/* Block-descriptor and kernel-register kinds (asm-insn-tile.c). */
+bool asm_parse_ior(AsmCtx *c, const LinxSynItem *it);
+bool asm_parse_iord(AsmCtx *c, const LinxSynItem *it);
+bool asm_parse_iots(AsmCtx *c);
+bool asm_parse_iotd(AsmCtx *c, const LinxSynItem *it);
+bool asm_parse_regid10(AsmCtx *c, unsigned fid, bool base, int *srcr_type);
+bool asm_parse_vd(AsmCtx *c, const LinxSynItem *it);
+bool asm_parse_vlane(AsmCtx *c, const LinxSynItem *it);
+bool asm_parse_vidx(AsmCtx *c, const LinxSynItem *it);
+bool asm_parse_attr(AsmCtx *c);
+bool asm_parse_hint(AsmCtx *c);
+bool asm_parse_lvpar(AsmCtx *c, const LinxSynItem *it);
 
 #endif /* LINX_TARGET_ASM_INSN_INTERNAL_H */

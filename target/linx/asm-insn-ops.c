@@ -2,7 +2,9 @@
  * Operand parsers of the one-instruction assembler: one per syntax kind
  * (disas-syntax.h), each the inverse of the printer in disas.c.  They read
  * at c->p, store field values with asm_set_field() and advance c->p, or
- * fail with an error naming what was expected.
+ * fail with an error naming what was expected.  This file has the scalar
+ * kinds, the shared helpers and the dispatcher; asm-insn-tile.c has the
+ * block-descriptor and kernel-register kinds.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,50 +18,39 @@ enum {
     REG5_PUSH_U = 30,
     BR_TYPE_FALL = 1,
     SRCR_TYPE_NEG = 3,
-    REGID10_ST_BIT = 9,
-    REGID10_WIDTH_SHIFT = 7,
-    REGID10_CLASS_SHIFT = 5,
-    REGID10_CLASS_VEC = 0,
-    REGID10_CLASS_SCALAR = 1,
-    REGID10_CLASS_REUSE = 3,
-    REGID10_BASE_DEFAULT = 4 << REGID10_WIDTH_SHIFT, /* .sd */
-    TILE_SIZE_CODE_BIAS = 4,
-    TILE_SIZE_CODE_MAX = 31,
-    DSTTILE_NONE = 7,
 };
 
 /* ---- Small helpers ---------------------------------------------------------- */
 
-static const LinxFormField *field_of(AsmCtx *c, unsigned fid);
-
-static const char *tok_start(AsmCtx *c)
+const char *asm_tok_start(AsmCtx *c)
 {
     c->p = asm_skip_ws(c->p);
     return c->p;
 }
 
 /* A 5-bit register name at c->p. */
-static bool parse_reg5(AsmCtx *c, int *reg)
+bool asm_parse_reg5(AsmCtx *c, int *reg)
 {
-    const char *p = tok_start(c);
+    const char *p = asm_tok_start(c);
     size_t n = asm_token_len(p, false);
 
     *reg = n ? linx_syn_parse_reg5(p, n) : -1;
     if (*reg < 0) {
-        return asm_fail(c, p, ASM_ERR_SYNTAX, "wrong operand kind: expected a register, found '%.*s'",
-                        (int)(n ? n : 1), p);
+        return asm_fail(c, p, ASM_ERR_SYNTAX,
+                        "wrong operand kind: expected a register, found '%.*s'", (int)(n ? n : 1),
+                        p);
     }
     c->p = p + n;
     return true;
 }
 
-static bool set(AsmCtx *c, unsigned fid, int64_t v, const char *at)
+bool asm_set(AsmCtx *c, unsigned fid, int64_t v, const char *at)
 {
     return asm_set_field(c, fid, v, at, "immediate", 0);
 }
 
 /* "<<N" if present: *@shift = N, true; false (nothing consumed) if absent. */
-static bool parse_shift(AsmCtx *c, int64_t *shift, bool *present)
+bool asm_parse_shift(AsmCtx *c, int64_t *shift, bool *present)
 {
     const char *p = asm_skip_ws(c->p);
     int64_t v = 0;
@@ -75,7 +66,8 @@ static bool parse_shift(AsmCtx *c, int64_t *shift, bool *present)
         digits++;
     }
     if (!digits) {
-        return asm_fail(c, p, ASM_ERR_SYNTAX, "wrong operand kind: expected a shift amount after '<<'");
+        return asm_fail(c, p, ASM_ERR_SYNTAX,
+                        "wrong operand kind: expected a shift amount after '<<'");
     }
     *shift = v;
     *present = true;
@@ -84,7 +76,7 @@ static bool parse_shift(AsmCtx *c, int64_t *shift, bool *present)
 }
 
 /* ".sw" ".uw" ".neg" ".not" after an index register: SrcRType. */
-static int parse_srcr_type(AsmCtx *c)
+int asm_parse_srcr_type(AsmCtx *c)
 {
     static const char *const names[] = { ".sw", ".uw", ".neg", ".not" };
     static const int codes[] = { 1, 2, SRCR_TYPE_NEG, SRCR_TYPE_NEG };
@@ -103,7 +95,7 @@ static int parse_srcr_type(AsmCtx *c)
 
 static bool parse_d(AsmCtx *c, const LinxSynItem *it)
 {
-    const char *p = tok_start(c);
+    const char *p = asm_tok_start(c);
     size_t n = asm_token_len(p, false);
     int reg;
 
@@ -112,10 +104,11 @@ static bool parse_d(AsmCtx *c, const LinxSynItem *it)
     } else if (linx_syn_token_eq(p, n, "u")) {
         reg = REG5_PUSH_U;
     } else if ((reg = n ? linx_syn_parse_reg5(p, n) : -1) < 0) {
-        return asm_fail(c, p, ASM_ERR_SYNTAX, "wrong operand kind: expected a destination (t, u or a register)");
+        return asm_fail(c, p, ASM_ERR_SYNTAX,
+                        "wrong operand kind: expected a destination (t, u or a register)");
     }
     c->p = p + n;
-    return set(c, it->fld[0], reg, p);
+    return asm_set(c, it->fld[0], reg, p);
 }
 
 static bool parse_rs(AsmCtx *c, const LinxSynItem *it)
@@ -126,47 +119,50 @@ static bool parse_rs(AsmCtx *c, const LinxSynItem *it)
     bool have;
     unsigned fixed = it->arg & LINX_SYN_RS_SHIFT_MASK;
 
-    if (!parse_reg5(c, &reg) || !set(c, it->fld[0], reg, c->p)) {
+    if (!asm_parse_reg5(c, &reg) || !asm_set(c, it->fld[0], reg, c->p)) {
         return false;
     }
     p = c->p;
-    type = parse_srcr_type(c);
+    type = asm_parse_srcr_type(c);
     if (type) {
         if (it->fld[1] == LINX_SYN_NOFIELD) {
-            return asm_fail(c, p, ASM_ERR_SYNTAX, "wrong operand kind: no operand type allowed here");
+            return asm_fail(c, p, ASM_ERR_SYNTAX,
+                            "wrong operand kind: no operand type allowed here");
         }
-        if (!set(c, it->fld[1], type, p)) {
+        if (!asm_set(c, it->fld[1], type, p)) {
             return false;
         }
     }
     p = c->p;
-    if (!parse_shift(c, &sh, &have)) {
+    if (!asm_parse_shift(c, &sh, &have)) {
         return false;
     }
     if (it->fld[2] != LINX_SYN_NOFIELD) {
         return !have || asm_set_field(c, it->fld[2], sh, p, "shift", 0);
     }
     if (have && sh != (int64_t)fixed) {
-        return asm_fail(c, p, ASM_ERR_SEMANTIC, "wrong operand kind: shift must be <<%u here", fixed);
+        return asm_fail(c, p, ASM_ERR_SEMANTIC, "wrong operand kind: shift must be <<%u here",
+                        fixed);
     }
     return true;
 }
 
 static bool parse_i(AsmCtx *c, const LinxSynItem *it)
 {
-    const char *p = tok_start(c);
+    const char *p = asm_tok_start(c);
     int64_t v;
     bool known;
     unsigned scale_log2 = it->arg & LINX_SYN_I_SCALE_MASK;
     int64_t scale = (int64_t)1 << scale_log2;
-    const LinxFormField *f = field_of(c, it->fld[0]);
+    const LinxFormField *f = asm_field_of(c, it->fld[0]);
 
     if (!asm_expr(c, &v, &known)) {
         return false;
     }
     if (v % scale != 0) {
-        return asm_fail(c, p, ASM_ERR_SEMANTIC, "misaligned immediate: %" PRId64
-                        " is not a multiple of %" PRId64, v, scale);
+        return asm_fail(c, p, ASM_ERR_SEMANTIC,
+                        "misaligned immediate: %" PRId64 " is not a multiple of %" PRId64, v,
+                        scale);
     }
     /* A sign-extended field takes [-2^(w-1), 2^w): negative values wrap. */
     if ((it->arg & LINX_SYN_I_SEXT) && f && f->width < 63 && v < 0 &&
@@ -176,7 +172,7 @@ static bool parse_i(AsmCtx *c, const LinxSynItem *it)
     return asm_set_field(c, it->fld[0], v / scale, p, "immediate", scale_log2);
 }
 
-static const LinxFormField *field_of(AsmCtx *c, unsigned fid)
+const LinxFormField *asm_field_of(AsmCtx *c, unsigned fid)
 {
     int slot = linx_form_field_slot(c->form, (LinxFieldId)fid);
 
@@ -186,8 +182,8 @@ static const LinxFormField *field_of(AsmCtx *c, unsigned fid)
 /* SETC immediate: "value" (the assembler picks the shamt) or "imm<<shamt". */
 static bool parse_sh(AsmCtx *c, const LinxSynItem *it)
 {
-    const char *p = tok_start(c), *q = p;
-    const LinxFormField *f = field_of(c, it->fld[0]);
+    const char *p = asm_tok_start(c), *q = p;
+    const LinxFormField *f = asm_field_of(c, it->fld[0]);
     int64_t v, imm, sh;
     bool known, have;
 
@@ -203,7 +199,7 @@ static bool parse_sh(AsmCtx *c, const LinxSynItem *it)
                 return false;
             }
             c->p = r;
-            if (!parse_shift(c, &sh, &have)) {
+            if (!asm_parse_shift(c, &sh, &have)) {
                 return false;
             }
             return asm_set_field(c, it->fld[0], imm, p, "immediate", 0) &&
@@ -214,22 +210,23 @@ static bool parse_sh(AsmCtx *c, const LinxSynItem *it)
         return false;
     }
     {
-        const LinxFormField *sf = field_of(c, it->fld[1]);
+        const LinxFormField *sf = asm_field_of(c, it->fld[1]);
         int k = linx_syn_setc_shamt(v, f, sf ? (1u << sf->width) - 1 : 0);
         if (k >= 0) {
             return asm_set_field(c, it->fld[1], k, p, "shift", 0) &&
                    asm_set_field(c, it->fld[0], v >> k, p, "immediate", 0);
         }
     }
-    return asm_fail(c, p, ASM_ERR_SEMANTIC, "immediate out of range: %" PRId64
-                    " is not a %s-bit %s immediate shifted left by up to 31", v,
-                    f->width == 12 ? "12" : "24", f->is_signed ? "signed" : "unsigned");
+    return asm_fail(c, p, ASM_ERR_SEMANTIC,
+                    "immediate out of range: %" PRId64
+                    " is not a %s-bit %s immediate shifted left by up to 31",
+                    v, f->width == 12 ? "12" : "24", f->is_signed ? "signed" : "unsigned");
 }
 
 static bool parse_pc(AsmCtx *c, const LinxSynItem *it)
 {
-    const char *p = tok_start(c);
-    const LinxFormField *f = field_of(c, it->fld[0]);
+    const char *p = asm_tok_start(c);
+    const LinxFormField *f = asm_field_of(c, it->fld[0]);
     unsigned shift = it->arg & LINX_SYN_PC_SHIFT_MASK;
     uint64_t base = c->env ? c->env->pc : 0;
     int64_t target, off;
@@ -244,7 +241,8 @@ static bool parse_pc(AsmCtx *c, const LinxSynItem *it)
     }
     off = (int64_t)((uint64_t)target - base);
     if (off & (((int64_t)1 << shift) - 1)) {
-        return asm_fail(c, p, ASM_ERR_SEMANTIC, "misaligned target: 0x%" PRIx64
+        return asm_fail(c, p, ASM_ERR_SEMANTIC,
+                        "misaligned target: 0x%" PRIx64
                         " is not a multiple of %d bytes from 0x%" PRIx64,
                         (uint64_t)target, 1 << shift, base);
     }
@@ -252,21 +250,24 @@ static bool parse_pc(AsmCtx *c, const LinxSynItem *it)
     if ((it->arg & LINX_SYN_PC_SEXT) && f && !f->is_signed) {
         int64_t lim = (int64_t)1 << (f->width - 1);
         if (off < -lim || off >= lim) {
-            return asm_fail(c, p, ASM_ERR_SEMANTIC, "immediate out of range: target 0x%" PRIx64
-                            " not in [0x%" PRIx64 ", 0x%" PRIx64 "]", (uint64_t)target,
-                            base - ((uint64_t)lim << shift),
+            return asm_fail(c, p, ASM_ERR_SEMANTIC,
+                            "immediate out of range: target 0x%" PRIx64 " not in [0x%" PRIx64
+                            ", 0x%" PRIx64 "]",
+                            (uint64_t)target, base - ((uint64_t)lim << shift),
                             base + ((uint64_t)(lim - 1) << shift));
         }
         off &= (int64_t)((UINT64_C(1) << f->width) - 1);
     } else if (f) {
         int64_t lo = f->is_signed ? -((int64_t)1 << (f->width - 1)) : 0;
-        int64_t hi = f->is_signed ? ((int64_t)1 << (f->width - 1)) - 1
-                                  : ((int64_t)1 << f->width) - 1;
+        int64_t hi =
+            f->is_signed ? ((int64_t)1 << (f->width - 1)) - 1 : ((int64_t)1 << f->width) - 1;
         /* Fields whose value starts at bit 1 (HL.BSTART simm[29:1]). */
         if (off < lo || off > hi) {
-            return asm_fail(c, p, ASM_ERR_SEMANTIC, "immediate out of range: target 0x%" PRIx64
-                            " not in [0x%" PRIx64 ", 0x%" PRIx64 "]", (uint64_t)target,
-                            base + ((uint64_t)lo << shift), base + ((uint64_t)hi << shift));
+            return asm_fail(c, p, ASM_ERR_SEMANTIC,
+                            "immediate out of range: target 0x%" PRIx64 " not in [0x%" PRIx64
+                            ", 0x%" PRIx64 "]",
+                            (uint64_t)target, base + ((uint64_t)lo << shift),
+                            base + ((uint64_t)hi << shift));
         }
     }
     return asm_set_field(c, it->fld[0], off, p, "target offset", shift);
@@ -289,36 +290,38 @@ static bool parse_fall(AsmCtx *c, const LinxSynItem *it)
 
 static bool parse_brt(AsmCtx *c, const LinxSynItem *it)
 {
-    static const char *const names[8] = { "", "FALL", "DIRECT", "COND", "CALL", "IND", "ICALL",
-                                          "RET" };
-    const char *p = tok_start(c);
+    static const char *const names[8] = { "",     "FALL", "DIRECT", "COND",
+                                          "CALL", "IND",  "ICALL",  "RET" };
+    const char *p = asm_tok_start(c);
     size_t n = asm_token_len(p, false);
 
     if (n == 0) {
-        return set(c, it->fld[0], BR_TYPE_FALL, p);
+        return asm_set(c, it->fld[0], BR_TYPE_FALL, p);
     }
     for (int i = 1; i < 8; i++) {
         if (linx_syn_token_eq(p, n, names[i])) {
             c->p = p + n;
-            return set(c, it->fld[0], i, p);
+            return asm_set(c, it->fld[0], i, p);
         }
     }
     if (n == 1 && *p == '0') {
         c->p = p + 1;
-        return set(c, it->fld[0], 0, p);
+        return asm_set(c, it->fld[0], 0, p);
     }
-    return asm_fail(c, p, ASM_ERR_SYNTAX, "wrong operand kind: expected a branch kind (FALL, DIRECT, COND, CALL, "
+    return asm_fail(c, p, ASM_ERR_SYNTAX,
+                    "wrong operand kind: expected a branch kind (FALL, DIRECT, COND, CALL, "
                     "IND, ICALL, RET)");
 }
 
 static bool parse_enum(AsmCtx *c, const LinxSynItem *it)
 {
-    const char *p = tok_start(c);
+    const char *p = asm_tok_start(c);
     size_t n = asm_token_len(p, true);
     int v = n ? linx_syn_enum_parse((LinxSynEnum)it->arg, p, n, c->legacy) : -1;
 
     if (v < 0) {
-        return asm_fail(c, p, ASM_ERR_SYNTAX, "wrong operand kind: unknown name '%.*s'", (int)(n ? n : 1), p);
+        return asm_fail(c, p, ASM_ERR_SYNTAX, "wrong operand kind: unknown name '%.*s'",
+                        (int)(n ? n : 1), p);
     }
     c->p = p + n;
     return asm_set_field(c, it->fld[0], v, p, "value", 0);
@@ -326,7 +329,7 @@ static bool parse_enum(AsmCtx *c, const LinxSynItem *it)
 
 static bool parse_ll(AsmCtx *c, const LinxSynItem *it)
 {
-    const char *p = tok_start(c);
+    const char *p = asm_tok_start(c);
     size_t n = asm_token_len(p, true);
 
     if (linx_syn_token_eq(p, n, it->text) || linx_syn_token_eq(p, n, it->text2)) {
@@ -340,341 +343,11 @@ static bool parse_rr(AsmCtx *c, const LinxSynItem *it)
 {
     int b, e;
 
-    if (!asm_match_lit(c, "[") || !parse_reg5(c, &b) || !set(c, it->fld[0], b, c->p) ||
-        !asm_match_lit(c, "~") || !parse_reg5(c, &e) || !set(c, it->fld[1], e, c->p)) {
+    if (!asm_match_lit(c, "[") || !asm_parse_reg5(c, &b) || !asm_set(c, it->fld[0], b, c->p) ||
+        !asm_match_lit(c, "~") || !asm_parse_reg5(c, &e) || !asm_set(c, it->fld[1], e, c->p)) {
         return false;
     }
     return asm_match_lit(c, "]");
-}
-
-static bool parse_ior(AsmCtx *c, const LinxSynItem *it)
-{
-    int n = 0, reg;
-
-    if (!asm_match_lit(c, "[")) {
-        return false;
-    }
-    if (*asm_skip_ws(c->p) == ']') {
-        c->p = asm_skip_ws(c->p) + 1;
-        return true;
-    }
-    for (;;) {
-        const char *p = tok_start(c);
-        if (n == 3) {
-            return asm_fail(c, p, ASM_ERR_SEMANTIC, "wrong operand kind: B.IOR takes at most 3 registers");
-        }
-        if (!parse_reg5(c, &reg) || !set(c, it->fld[n], reg, p)) {
-            return false;
-        }
-        n++;
-        p = asm_skip_ws(c->p);
-        if (*p == ']') {
-            c->p = p + 1;
-            return true;
-        }
-        if (*p != ',') {
-            return asm_fail(c, p, ASM_ERR_SYNTAX, "wrong operand kind: expected ',' or ']'");
-        }
-        c->p = p + 1;
-    }
-}
-
-static bool parse_iord(AsmCtx *c, const LinxSynItem *it)
-{
-    int reg;
-
-    if (!asm_match_lit(c, "[")) {
-        return false;
-    }
-    if (*asm_skip_ws(c->p) == ']') {
-        c->p = asm_skip_ws(c->p) + 1;
-        return true;
-    }
-    if (!parse_reg5(c, &reg) || !set(c, it->fld[0], reg, c->p)) {
-        return false;
-    }
-    return asm_match_lit(c, "]");
-}
-
-/* One B.IOT source: "-" (absent) or a tile with optional ".reuse". */
-static bool parse_iot_src(AsmCtx *c, unsigned k)
-{
-    const uint8_t *f = linx_syn_iots_fields + 3 * k; /* V, R, tile */
-    const char *p = tok_start(c);
-    int tile;
-
-    if (*p == '-') {
-        c->p = p + 1;
-        return set(c, f[0], 1, p);
-    }
-    tile = linx_syn_tile_parse(p, asm_token_len(p, false));
-    if (tile < 0) {
-        return asm_fail(c, p, ASM_ERR_SYNTAX, "wrong operand kind: expected a tile (t#1..n#8)");
-    }
-    c->p = p + asm_token_len(p, false);
-    if (!set(c, f[2], tile, p)) {
-        return false;
-    }
-    if (strncasecmp(c->p, ".reuse", 6) == 0 && !asm_is_ident_char(c->p[6])) {
-        c->p += 6;
-        return set(c, f[1], 1, p);
-    }
-    return true;
-}
-
-static bool parse_iots(AsmCtx *c)
-{
-    const uint8_t *f = linx_syn_iots_fields;
-    unsigned k = 0;
-
-    if (!asm_match_lit(c, "[")) {
-        return false;
-    }
-    if (*asm_skip_ws(c->p) != ']') {
-        for (;;) {
-            const char *p;
-            if (k == 2) {
-                return asm_fail(c, asm_skip_ws(c->p), ASM_ERR_SEMANTIC,
-                                "wrong operand kind: at most 2 source tiles");
-            }
-            if (!parse_iot_src(c, k)) {
-                return false;
-            }
-            k++;
-            p = asm_skip_ws(c->p);
-            if (*p != ',') {
-                break;
-            }
-            c->p = p + 1;
-        }
-    }
-    for (unsigned i = k; i < 2; i++) {
-        if (!set(c, f[3 * i], 1, c->p)) {
-            return false;
-        }
-    }
-    return asm_match_lit(c, "]");
-}
-
-static bool parse_tile_size(AsmCtx *c, int64_t *code)
-{
-    const char *p = tok_start(c);
-    uint64_t v = 0, mult = 1;
-    int digits = 0;
-
-    while (*p >= '0' && *p <= '9' && digits < 12) {
-        v = v * 10 + (uint64_t)(*p++ - '0');
-        digits++;
-    }
-    if (strncasecmp(p, "KB", 2) == 0) {
-        mult = UINT64_C(1) << 10;
-        p += 2;
-    } else if (strncasecmp(p, "MB", 2) == 0) {
-        mult = UINT64_C(1) << 20;
-        p += 2;
-    } else if (strncasecmp(p, "GB", 2) == 0) {
-        mult = UINT64_C(1) << 30;
-        p += 2;
-    } else if (*p == 'B' || *p == 'b') {
-        p++;
-    } else {
-        digits = 0;
-    }
-    v *= mult;
-    if (!digits || v < (UINT64_C(1) << TILE_SIZE_CODE_BIAS) || (v & (v - 1)) ||
-        v > (UINT64_C(1) << (TILE_SIZE_CODE_MAX + TILE_SIZE_CODE_BIAS))) {
-        return asm_fail(c, c->p, ASM_ERR_SEMANTIC,
-                        "immediate out of range: tile size must be a power of two from 16B to 32GB (e.g. 4KB)");
-    }
-    *code = __builtin_ctzll(v) - TILE_SIZE_CODE_BIAS;
-    c->p = p;
-    return true;
-}
-
-static bool parse_iotd(AsmCtx *c, const LinxSynItem *it)
-{
-    const char *p = asm_skip_ws(c->p);
-    size_t n;
-    int dst, reg;
-    int64_t code = 0;
-
-    if (p[0] != '-' || p[1] != '>') {
-        return set(c, it->fld[0], DSTTILE_NONE, p);
-    }
-    p = asm_skip_ws(p + 2);
-    n = asm_token_len(p, false);
-    dst = linx_syn_dsttile_parse(p, n);
-    if (dst < 0) {
-        return asm_fail(c, p, ASM_ERR_SYNTAX, "wrong operand kind: expected a tile destination (t, u, m, n, acc)");
-    }
-    c->p = p + n;
-    if (!set(c, it->fld[0], dst, p) || !asm_match_lit(c, "<")) {
-        return false;
-    }
-    if (it->arg & LINX_SYN_IOTD_REG) {
-        if (!parse_reg5(c, &reg) || !set(c, it->fld[1], reg, c->p)) {
-            return false;
-        }
-    } else if (!parse_tile_size(c, &code) || !set(c, it->fld[1], code, c->p)) {
-        return false;
-    }
-    return asm_match_lit(c, ">");
-}
-
-/* RegId10 register: name[.reuse][.type]; @base gives ".sd" when no type is
- * written; *@srcr_type gets a trailing .sw/.uw/.neg/.not (index operands). */
-static bool parse_regid10(AsmCtx *c, unsigned fid, bool base, int *srcr_type)
-{
-    const char *p = tok_start(c);
-    size_t n = asm_token_len(p, false);
-    int code = n ? linx_syn_regid10_parse(p, n) : -1;
-    bool typed = false;
-
-    if (code < 0) {
-        return asm_fail(c, p, ASM_ERR_SYNTAX, "wrong operand kind: expected a kernel register (vt#1, ri0, lc0, "
-                        "ta, ...), found '%.*s'", (int)(n ? n : 1), p);
-    }
-    c->p = p + n;
-    if (strncasecmp(c->p, ".reuse", 6) == 0 && !asm_is_ident_char(c->p[6])) {
-        if (((code >> REGID10_CLASS_SHIFT) & 3) != REGID10_CLASS_VEC) {
-            return asm_fail(c, c->p, ASM_ERR_SEMANTIC, "wrong operand kind: .reuse applies to vector queues only");
-        }
-        code |= REGID10_CLASS_REUSE << REGID10_CLASS_SHIFT;
-        c->p += 6;
-    }
-    /* Type: .ud .uw .uh .ub .sd .sw .sh .sb .fd .fs .fh .fb */
-    if (c->p[0] == '.' && c->p[1] && c->p[2] && !asm_is_ident_char(c->p[3])) {
-        static const char wl[] = "dwhb", fl[] = "dshb";
-        char k = (char)(c->p[1] | 0x20), w = (char)(c->p[2] | 0x20);
-        const char *wp = strchr(k == 'f' ? fl : wl, w);
-        if ((k == 'u' || k == 's' || k == 'f') && wp && w) {
-            int width = (int)(wp - (k == 'f' ? fl : wl));
-            code |= (k == 's') << REGID10_ST_BIT | width << REGID10_WIDTH_SHIFT;
-            typed = true;
-            c->p += 3;
-        }
-    }
-    if (!typed && base) {
-        code |= REGID10_BASE_DEFAULT;
-    }
-    if (srcr_type) {
-        *srcr_type = parse_srcr_type(c);
-    }
-    return set(c, fid, code, p);
-}
-
-static bool parse_vd(AsmCtx *c, const LinxSynItem *it)
-{
-    static const char *const push[4] = { "vt", "vu", "vm", "vn" };
-    const char *p = tok_start(c);
-    size_t n = asm_token_len(p, false);
-    int code = -1;
-
-    for (int i = 0; i < 4; i++) {
-        if (linx_syn_token_eq(p, n, push[i])) {
-            code = i;
-        }
-    }
-    if (linx_syn_token_eq(p, n, "t")) {
-        code = REGID10_CLASS_SCALAR << REGID10_CLASS_SHIFT | REG5_PUSH_T;
-    } else if (linx_syn_token_eq(p, n, "u")) {
-        code = REGID10_CLASS_SCALAR << REGID10_CLASS_SHIFT | REG5_PUSH_U;
-    } else if (code < 0) {
-        code = n ? linx_syn_regid10_parse(p, n) : -1;
-    }
-    if (code < 0) {
-        return asm_fail(c, p, ASM_ERR_SYNTAX, "wrong operand kind: expected a kernel destination (vt, vu, t, ...)");
-    }
-    c->p = p + n;
-    if (strncasecmp(c->p, ".reuse", 6) == 0 && !asm_is_ident_char(c->p[6])) {
-        code |= REGID10_CLASS_REUSE << REGID10_CLASS_SHIFT;
-        c->p += 6;
-    }
-    if (c->p[0] == '.') {
-        const char *q = c->p + 1;
-        int st = 0;
-        const char *w;
-        if ((*q | 0x20) == 's' && q[1] && strchr("dwhb", q[1] | 0x20)) {
-            st = 1;
-            q++;
-        }
-        w = *q ? strchr("dwhb", *q | 0x20) : NULL;
-        if (!w || asm_is_ident_char(q[1])) {
-            return asm_fail(c, c->p, ASM_ERR_SYNTAX, "wrong operand kind: expected a width (.d .w .h .b)");
-        }
-        code |= st << REGID10_ST_BIT | (int)(w - "dwhb") << REGID10_WIDTH_SHIFT;
-        c->p = q + 1;
-    }
-    return set(c, it->fld[0], code, p);
-}
-
-static bool parse_vlane(AsmCtx *c, const LinxSynItem *it)
-{
-    const char *p = asm_skip_ws(c->p), *q;
-    int64_t sh = 0;
-    bool have;
-
-    if (*p != ',') {
-        return true;
-    }
-    q = asm_skip_ws(p + 1);
-    if (strncasecmp(q, "lc0", 3) != 0 || asm_is_ident_char(q[3])) {
-        return true;
-    }
-    c->p = q + 3;
-    if (!parse_shift(c, &sh, &have)) {
-        return false;
-    }
-    /* The lane term is followed by the offset; "lc0.sd" is an index. */
-    if (*asm_skip_ws(c->p) != ',') {
-        c->p = p;
-        return true;
-    }
-    if (have && sh != it->arg) {
-        return asm_fail(c, q, ASM_ERR_SEMANTIC, "wrong operand kind: lane term must be lc0<<%u here", it->arg);
-    }
-    return set(c, it->fld[0], 1, q);
-}
-
-static bool parse_vidx(AsmCtx *c, const LinxSynItem *it)
-{
-    unsigned fixed = (it->arg >> LINX_SYN_VIDX_SHIFT_SHIFT) & 3;
-    const char *p;
-    int type = 0;
-    int64_t sh = 0;
-    bool have;
-
-    if (!parse_regid10(c, it->fld[0], false, &type)) {
-        return false;
-    }
-    p = c->p;
-    if (type) {
-        if (it->fld[1] == LINX_SYN_NOFIELD) {
-            return asm_fail(c, p, ASM_ERR_SYNTAX, "wrong operand kind: no .neg/.sw/.uw allowed here");
-        }
-        if (!set(c, it->fld[1], type, p)) {
-            return false;
-        }
-    }
-    if (!parse_shift(c, &sh, &have)) {
-        return false;
-    }
-    if (it->arg & LINX_SYN_VIDX_PLUS) {
-        if (!have) {
-            sh = fixed;
-        }
-        if (sh < (int64_t)fixed) {
-            return asm_fail(c, p, ASM_ERR_SEMANTIC, "wrong operand kind: index shift must be at least <<%u", fixed);
-        }
-        return asm_set_field(c, it->fld[2], sh - fixed, p, "shift", 0);
-    }
-    if (!have) {
-        return true;
-    }
-    if (it->fld[2] == LINX_SYN_NOFIELD) {
-        return asm_fail(c, p, ASM_ERR_SYNTAX, "wrong operand kind: no shift allowed here");
-    }
-    return asm_set_field(c, it->fld[2], sh, p, "shift", 0);
 }
 
 /* Suffix letters ".aqrl", ".ie", ...: each @letters[i] sets field @fld[i]. */
@@ -705,7 +378,7 @@ static bool parse_suffix_letters(AsmCtx *c, const char *const *letters, const ui
         }
     }
     for (unsigned i = 0; i < count; i++) {
-        if ((seen >> i) & 1 && !set(c, fld[i], 1, p)) {
+        if ((seen >> i) & 1 && !asm_set(c, fld[i], 1, p)) {
             return false;
         }
     }
@@ -761,15 +434,16 @@ static bool parse_cvt(AsmCtx *c, const LinxSynItem *it)
         d = linx_syn_cvt_type_parse(p + i + 1, n - i - 1, dfp[v], false, true);
         if (s >= 0 && d >= 0) {
             c->p = p + n;
-            return set(c, it->fld[0], s, p) && set(c, it->fld[1], d, p);
+            return asm_set(c, it->fld[0], s, p) && asm_set(c, it->fld[1], d, p);
         }
     }
-    return asm_fail(c, p, ASM_ERR_SYNTAX, "wrong operand kind: expected a conversion such as fd2fs");
+    return asm_fail(c, p, ASM_ERR_SYNTAX,
+                    "wrong operand kind: expected a conversion such as fd2fs");
 }
 
 static bool parse_ssr(AsmCtx *c, const LinxSynItem *it)
 {
-    const char *p = tok_start(c);
+    const char *p = asm_tok_start(c);
     size_t n = asm_token_len(p, false);
     int id = n ? linx_syn_ssr_parse(p, n) : -1;
     int64_t v;
@@ -785,100 +459,6 @@ static bool parse_ssr(AsmCtx *c, const LinxSynItem *it)
     return asm_set_field(c, it->fld[0], v, p, "system register id", 0);
 }
 
-static bool parse_attr(AsmCtx *c)
-{
-    const uint8_t *f = linx_syn_attr_fields;
-    const char *p = asm_skip_ws(c->p);
-
-    if (!*p || *p == '{') {
-        return true;
-    }
-    for (;;) {
-        size_t n;
-        int v;
-        p = asm_skip_ws(p);
-        n = asm_token_len(p, true);
-        c->p = p + n;
-        if (linx_syn_token_eq(p, n, "trap")) {
-            v = set(c, f[0], 1, p);
-        } else if (linx_syn_token_eq(p, n, "atomic")) {
-            v = set(c, f[1], 1, p);
-        } else if (linx_syn_token_eq(p, n, "aq")) {
-            v = set(c, f[2], 1, p);
-        } else if (linx_syn_token_eq(p, n, "rl")) {
-            v = set(c, f[3], 1, p);
-        } else if (linx_syn_token_eq(p, n, "aqrl")) {
-            v = set(c, f[2], 1, p) && set(c, f[3], 1, p);
-        } else if (linx_syn_token_eq(p, n, "far")) {
-            v = set(c, f[4], 1, p);
-        } else if (linx_syn_token_eq(p, n, "dr")) {
-            v = set(c, f[9], 1, p);
-        } else {
-            const char *dot = memchr(p, '.', n);
-            int layout = -1, d = -1, pad = -1;
-            if (dot && (linx_syn_token_eq(dot, (size_t)(p + n - dot), ".canon") ||
-                        linx_syn_token_eq(dot, (size_t)(p + n - dot), ".normal"))) {
-                layout = linx_syn_enum_parse(LINX_SYN_E_BARGFMT, p, (size_t)(dot - p), c->legacy);
-            }
-            if (layout >= 0) {
-                v = set(c, f[5], layout, p) &&
-                    set(c, f[6], (dot[1] | 0x20) == 'c', p);
-            } else if ((d = linx_syn_enum_parse(LINX_SYN_E_DTYPE, p, n, c->legacy)) >= 0) {
-                v = set(c, f[7], d, p);
-            } else if ((pad = linx_syn_enum_parse(LINX_SYN_E_PAD, p, n, c->legacy)) >= 0) {
-                v = set(c, f[8], pad, p);
-            } else {
-                return asm_fail(c, p, ASM_ERR_SYNTAX, "wrong operand kind: unknown B.ATTR attribute '%.*s'",
-                                (int)(n ? n : 1), p);
-            }
-        }
-        if (!v) {
-            return false;
-        }
-        p = asm_skip_ws(c->p);
-        if (*p != ',') {
-            c->p = p;
-            return true;
-        }
-        p++;
-    }
-}
-
-static bool parse_hint(AsmCtx *c)
-{
-    static const char *const temp[4] = { "TEMP.hot", "TEMP.warm", "TEMP.cool", "TEMP.none" };
-    const uint8_t *f = linx_syn_hint_fields;
-    const char *p = tok_start(c);
-    size_t n;
-    int64_t v;
-    bool known;
-
-    if (asm_accept(c, "BR.likely")) {
-        if (!set(c, f[0], 1, p)) {
-            return false;
-        }
-    } else if (!asm_accept(c, "BR.unlikely")) {
-        return asm_fail(c, p, ASM_ERR_SYNTAX, "wrong operand kind: expected BR.likely or BR.unlikely");
-    }
-    if (!asm_match_lit(c, ",")) {
-        return false;
-    }
-    p = tok_start(c);
-    n = asm_token_len(p, true);
-    for (int i = 0; i < 4; i++) {
-        if (linx_syn_token_eq(p, n, temp[i])) {
-            c->p = p + n;
-            if (!set(c, f[1], i, p) || !asm_match_lit(c, ",")) {
-                return false;
-            }
-            p = tok_start(c);
-            return asm_expr(c, &v, &known) &&
-                   asm_set_field(c, f[2], v, p, "prefetch size", 0);
-        }
-    }
-    return asm_fail(c, p, ASM_ERR_SYNTAX, "wrong operand kind: expected TEMP.hot, TEMP.warm, TEMP.cool or TEMP.none");
-}
-
 static bool parse_flag(AsmCtx *c, const LinxSynItem *it)
 {
     const char *p = asm_skip_ws(c->p), *save = c->p;
@@ -888,58 +468,10 @@ static bool parse_flag(AsmCtx *c, const LinxSynItem *it)
     }
     c->p = p + 1;
     if (asm_accept(c, it->text)) {
-        return set(c, it->fld[0], 1, p);
+        return asm_set(c, it->fld[0], 1, p);
     }
     c->p = save;
     return true;
-}
-
-/* The legacy tile header: "BSTART.TMA TLOAD, FP16", "BSTART.VPAR VCALL",
- * "BSTART.VPAR 163, FP16", ... (disas.c print_legacy_tile_header). */
-static bool parse_lvpar(AsmCtx *c, const LinxSynItem *it)
-{
-    const char *start = c->p;
-    int64_t op = -1;
-    const char *p;
-    size_t n;
-    int dt;
-
-    for (unsigned i = 0; i < LINX_LEGACY_TILE_OPS && op < 0; i++) {
-        c->p = start;
-        if (asm_match_lit(c, linx_legacy_tile_ops[i].text)) {
-            op = linx_legacy_tile_ops[i].op;
-        }
-    }
-    if (op < 0) {
-        bool known;
-        c->p = start;
-        if (!asm_match_lit(c, "BSTART.VPAR\t")) {
-            return false;
-        }
-        p = tok_start(c);
-        if (!(*p >= '0' && *p <= '9') || !asm_expr(c, &op, &known)) {
-            return asm_fail(c, p, ASM_ERR_SYNTAX, "wrong operand kind: expected a tile opcode number or VCALL");
-        }
-    }
-    p = c->p;
-    if (!asm_set_field(c, it->fld[0], op, p, "tile opcode", 0)) {
-        return false;
-    }
-    if (*asm_skip_ws(c->p) != ',') {
-        if (op == 0) {
-            return true;
-        }
-        return asm_fail(c, c->p, ASM_ERR_SYNTAX, "wrong operand kind: expected ', <data type>'");
-    }
-    c->p = asm_skip_ws(asm_skip_ws(c->p) + 1);
-    p = c->p;
-    n = asm_token_len(p, false);
-    dt = n ? linx_syn_enum_parse(LINX_SYN_E_DTYPE, p, n, c->legacy) : -1;
-    if (dt < 0) {
-        return asm_fail(c, p, ASM_ERR_SYNTAX, "wrong operand kind: expected a data type");
-    }
-    c->p = p + n;
-    return set(c, it->fld[1], dt, p);
 }
 
 bool asm_parse_item(AsmCtx *c, const LinxSynItem *it)
@@ -951,8 +483,8 @@ bool asm_parse_item(AsmCtx *c, const LinxSynItem *it)
     case LINX_SYN_LIT:
         return asm_match_lit(c, it->text);
     case LINX_SYN_R:
-        p = tok_start(c);
-        return parse_reg5(c, &reg) && set(c, it->fld[0], reg, p);
+        p = asm_tok_start(c);
+        return asm_parse_reg5(c, &reg) && asm_set(c, it->fld[0], reg, p);
     case LINX_SYN_D:
         return parse_d(c, it);
     case LINX_SYN_RS:
@@ -974,21 +506,21 @@ bool asm_parse_item(AsmCtx *c, const LinxSynItem *it)
     case LINX_SYN_RR:
         return parse_rr(c, it);
     case LINX_SYN_IOR:
-        return parse_ior(c, it);
+        return asm_parse_ior(c, it);
     case LINX_SYN_IORD:
-        return parse_iord(c, it);
+        return asm_parse_iord(c, it);
     case LINX_SYN_IOTS:
-        return parse_iots(c);
+        return asm_parse_iots(c);
     case LINX_SYN_IOTD:
-        return parse_iotd(c, it);
+        return asm_parse_iotd(c, it);
     case LINX_SYN_V:
-        return parse_regid10(c, it->fld[0], it->arg & LINX_SYN_V_BASE, NULL);
+        return asm_parse_regid10(c, it->fld[0], it->arg & LINX_SYN_V_BASE, NULL);
     case LINX_SYN_VD:
-        return parse_vd(c, it);
+        return asm_parse_vd(c, it);
     case LINX_SYN_VLANE:
-        return parse_vlane(c, it);
+        return asm_parse_vlane(c, it);
     case LINX_SYN_VIDX:
-        return parse_vidx(c, it);
+        return asm_parse_vidx(c, it);
     case LINX_SYN_ORD:
         return parse_ord(c, it);
     case LINX_SYN_FLAGS:
@@ -999,19 +531,20 @@ bool asm_parse_item(AsmCtx *c, const LinxSynItem *it)
         if (strncasecmp(c->p, ".local", 6) == 0 && !asm_is_ident_char(c->p[6])) {
             p = c->p;
             c->p += 6;
-            return set(c, it->fld[0], 1, p);
+            return asm_set(c, it->fld[0], 1, p);
         }
         return true;
     case LINX_SYN_SSR:
         return parse_ssr(c, it);
     case LINX_SYN_ATTR:
-        return parse_attr(c);
+        return asm_parse_attr(c);
     case LINX_SYN_HINT:
-        return parse_hint(c);
+        return asm_parse_hint(c);
     case LINX_SYN_FLAG:
         return parse_flag(c, it);
     case LINX_SYN_LVPAR:
-        return parse_lvpar(c, it);
+        return asm_parse_lvpar(c, it);
     }
-    return asm_fail(c, c->p, ASM_ERR_SYNTAX, "wrong operand kind: internal: unknown operand kind %u", it->kind);
+    return asm_fail(c, c->p, ASM_ERR_SYNTAX,
+                    "wrong operand kind: internal: unknown operand kind %u", it->kind);
 }

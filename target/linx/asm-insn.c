@@ -147,7 +147,8 @@ bool asm_set_field(AsmCtx *c, unsigned fid, int64_t value, const char *at, const
     int64_t lo, hi, align;
 
     if (slot < 0) {
-        return asm_fail(c, at, ASM_ERR_SYNTAX, "wrong operand kind: operand not available in this form");
+        return asm_fail(c, at, ASM_ERR_SYNTAX,
+                        "wrong operand kind: operand not available in this form");
     }
     f = &linx_form_fields(c->form)[slot];
     if (f->is_signed) {
@@ -160,14 +161,16 @@ bool asm_set_field(AsmCtx *c, unsigned fid, int64_t value, const char *at, const
     align = (int64_t)(covered_bits(f) & -covered_bits(f));
     if (value < lo || value > hi) {
         bool imm = strcmp(what, "immediate") == 0;
-        return asm_fail(c, at, ASM_ERR_SEMANTIC, "immediate out of range: %" PRId64 " not in [%"
-                        PRId64 ", %" PRId64 "]%s%s%s", (int64_t)((uint64_t)value << scale_log2),
-                        (int64_t)((uint64_t)lo << scale_log2), (int64_t)((uint64_t)hi << scale_log2),
-                        imm ? "" : " (", imm ? "" : what, imm ? "" : ")");
+        return asm_fail(
+            c, at, ASM_ERR_SEMANTIC,
+            "immediate out of range: %" PRId64 " not in [%" PRId64 ", %" PRId64 "]%s%s%s",
+            (int64_t)((uint64_t)value << scale_log2), (int64_t)((uint64_t)lo << scale_log2),
+            (int64_t)((uint64_t)hi << scale_log2), imm ? "" : " (", imm ? "" : what,
+            imm ? "" : ")");
     }
     if (align > 1 && value % align != 0) {
-        return asm_fail(c, at, ASM_ERR_SEMANTIC, "misaligned %s: %" PRId64
-                        " is not a multiple of %" PRId64,
+        return asm_fail(c, at, ASM_ERR_SEMANTIC,
+                        "misaligned %s: %" PRId64 " is not a multiple of %" PRId64,
                         strstr(what, "target") ? "target" : "immediate",
                         (int64_t)((uint64_t)value << scale_log2), align << scale_log2);
     }
@@ -260,8 +263,9 @@ bool asm_expr(AsmCtx *c, int64_t *value, bool *known)
     *known = true;
     *value = 0;
     if (n && !(p[0] >= '0' && p[0] <= '9') && is_register_name(p, n) && p[n] != '(') {
-        return asm_fail(c, p, ASM_ERR_SYNTAX, "wrong operand kind: expected an expression, found register '%.*s'",
-                        (int)n, p);
+        return asm_fail(c, p, ASM_ERR_SYNTAX,
+                        "wrong operand kind: expected an expression, found register '%.*s'", (int)n,
+                        p);
     }
     if (c->layout_only) {
         if (!skip_expr(&p)) {
@@ -275,14 +279,14 @@ bool asm_expr(AsmCtx *c, int64_t *value, bool *known)
         const char *q = p;
         err[0] = '\0';
         if (!c->env->eval(c->env->opaque, &q, value, known, err, sizeof(err))) {
-            return asm_fail(c, p, ASM_ERR_SYNTAX, "bad expression: %s", err[0] ? err : "cannot parse");
+            return asm_fail(c, p, ASM_ERR_SYNTAX, "bad expression: %s",
+                            err[0] ? err : "cannot parse");
         }
         if (q == p) {
             return asm_fail(c, p, ASM_ERR_SYNTAX, "wrong operand kind: expected an expression");
         }
         if (!*known && c->env->final) {
-            return asm_fail(c, p, ASM_ERR_SEMANTIC, "undefined symbol: '%.*s'", (int)(q - p),
-                            p);
+            return asm_fail(c, p, ASM_ERR_SEMANTIC, "undefined symbol: '%.*s'", (int)(q - p), p);
         }
         if (!*known) {
             *value = 0;
@@ -325,8 +329,8 @@ static bool parse_overrides(AsmCtx *c)
             }
         }
         if (slot < 0) {
-            return asm_fail(c, name, ASM_ERR_SYNTAX, "wrong operand kind: no field '%.*s' in %s", (int)n, name,
-                            fi->mnemonic);
+            return asm_fail(c, name, ASM_ERR_SYNTAX, "wrong operand kind: no field '%.*s' in %s",
+                            (int)n, name, fi->mnemonic);
         }
         p = asm_skip_ws(p + n);
         if (*p != '=') {
@@ -418,9 +422,8 @@ static bool encode(AsmCtx *c, LinxAsmResult *out)
     }
     if (!c->layout_only && !linx_form_constraints_ok(c->form, packed)) {
         const LinxConstraint *k = linx_form_constraints(c->form);
-        return asm_fail(c, c->text, ASM_ERR_SEMANTIC,
-                        "wrong operand kind: %s needs %s %s %d", fi->mnemonic,
-                        linx_field_names[k->field], cons_ops[k->op], (int)k->value);
+        return asm_fail(c, c->text, ASM_ERR_SEMANTIC, "wrong operand kind: %s needs %s %s %d",
+                        fi->mnemonic, linx_field_names[k->field], cons_ops[k->op], (int)k->value);
     }
     put_bytes(out, packed, fi->length, (int)c->form);
     return true;
@@ -497,7 +500,8 @@ static bool assemble(AsmCtx *c, LinxAsmResult *out, LinxAsmError *err)
 
 unsigned linx_asm_insn_length(const char *text, unsigned flags, LinxAsmError *err)
 {
-    AsmCtx c = { .text = text, .legacy = (flags & LINX_ASM_F_LEGACY_DTYPE) != 0,
+    AsmCtx c = { .text = text,
+                 .legacy = (flags & LINX_ASM_F_LEGACY_DTYPE) != 0,
                  .layout_only = true };
     LinxAsmResult r;
     LinxAsmError e;
@@ -514,7 +518,8 @@ unsigned linx_asm_insn_length(const char *text, unsigned flags, LinxAsmError *er
 
 bool linx_asm_insn(const char *text, const LinxAsmEnv *env, LinxAsmResult *out, LinxAsmError *err)
 {
-    AsmCtx c = { .text = text, .env = env,
+    AsmCtx c = { .text = text,
+                 .env = env,
                  .legacy = env && (env->flags & LINX_ASM_F_LEGACY_DTYPE) };
     int raw = parse_raw(text, out, err);
 

@@ -761,7 +761,8 @@ size_t linx_disas_hex(const uint8_t *bytes, unsigned len, char *buf, size_t bufl
         out_printf(&o, "%08x", (unsigned)le32(bytes));
         break;
     case 6:
-        out_printf(&o, "%04x %08x", (unsigned)(bytes[0] | bytes[1] << 8), (unsigned)le32(bytes + 2));
+        out_printf(&o, "%04x %08x", (unsigned)(bytes[0] | bytes[1] << 8),
+                   (unsigned)le32(bytes + 2));
         break;
     case 8:
         out_printf(&o, "%08x %08x", (unsigned)le32(bytes), (unsigned)le32(bytes + 4));
