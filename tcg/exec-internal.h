@@ -32,6 +32,8 @@ struct LinxExecContext {
     LinxAccel accel;        /* effective (after the JIT fallback) */
     bool nochain;
     uint32_t tb_flags_extra; /* TB_F_ONE_INSN / TB_F_TRACE from the options */
+    bool single_step;        /* debugger: one instruction per cpu_exec */
+    GHashTable *breakpoints; /* guest pcs (as pointers) */
     LinxLog log;
     LinxCommitTrace *trace;
 

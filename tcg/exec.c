@@ -32,6 +32,9 @@
 #if LINX_HAVE_TRANSLATOR
 #include "target/linx/translate.h"
 #endif
+#if LINX_HAVE_DISAS
+#include "target/linx/disas.h"
+#endif
 #if LINX_HAVE_OPTIMIZER
 #include "tcg/optimize.h"
 #endif
@@ -151,6 +154,7 @@ LinxExecContext *linx_exec_new(const LinxExecOptions *opts, char *err, size_t er
     ec->nochain = (opts->log_mask & (LINX_LOG_EXEC | LINX_LOG_CPU | LINX_LOG_NOCHAIN)) != 0;
     ec->tb_flags_extra = (opts->one_insn_per_tb ? TB_F_ONE_INSN : 0) |
                          (ec->trace ? TB_F_TRACE : 0);
+    ec->breakpoints = g_hash_table_new(g_direct_hash, g_direct_equal);
 
     ec->translate_init = opts->translate_init;
     ec->translate = opts->translate;
@@ -286,6 +290,9 @@ void linx_exec_free(LinxExecContext *ec)
     }
     linx_commit_trace_close(ec->trace);
     linx_log_close(&ec->log);
+    if (ec->breakpoints) {
+        g_hash_table_destroy(ec->breakpoints);
+    }
     g_free(ec->cpus);
     g_free(ec);
 }
@@ -331,6 +338,46 @@ static _Noreturn void bad_ir(LinxExecContext *ec, const TranslationBlock *tb, co
     ir_validate(ec->ir, stderr);
     ir_dump(ec->ir, stderr);
     abort();
+}
+
+/* -d in_asm: the guest instructions a TB covers, one per line:
+ *   0x0000000000010000:  0800          C.BSTART.STD	FALL */
+static void log_in_asm(LinxExecContext *ec, CPULinxState *env, const TranslationBlock *tb)
+{
+    FILE *f = linx_log_file(&ec->log);
+    uint8_t *code;
+    uint32_t off = 0;
+
+    fprintf(f, "IN: pc 0x%" PRIx64 " flags 0x%x (%u insns, %u bytes)\n", tb->pc, tb->flags,
+            tb->icount, tb->size);
+    if (!env->mem || tb->size == 0) {
+        return;
+    }
+    code = g_malloc(tb->size);
+    if (guest_mem_debug_rw(env->mem, tb->pc, code, tb->size, false) != GM_OK) {
+        fprintf(f, "  (code not readable)\n\n");
+        g_free(code);
+        return;
+    }
+    while (off < tb->size) {
+#if LINX_HAVE_DISAS
+        char text[LINX_DISAS_MAX], hex[64];
+        unsigned len = 0;
+        linx_disas_bytes(code + off, tb->size - off, tb->pc + off, NULL, text, sizeof(text),
+                         &len);
+        if (len == 0) {
+            break;
+        }
+        linx_disas_hex(code + off, len, hex, sizeof(hex));
+        fprintf(f, "0x%016" PRIx64 ":  %-18s %s\n", tb->pc + off, hex, text);
+        off += len;
+#else
+        fprintf(f, "0x%016" PRIx64 ":  %02x\n", tb->pc + off, code[off]);
+        off++;
+#endif
+    }
+    fputc('\n', f);
+    g_free(code);
 }
 
 /* Ops the interpreter need not see: no code, no effect. */
@@ -380,6 +427,9 @@ static TranslationBlock *tb_gen_code(LinxExecContext *ec, CPULinxState *env, uin
         tb->page_addr[1] = UINT64_MAX;
         ir_reset(ec->ir);
         ec->translate(env, ec->ir, tb);
+        if (linx_log_enabled(&ec->log, LINX_LOG_IN_ASM) && attempt == 0) {
+            log_in_asm(ec, env, tb);
+        }
         if (linx_log_enabled(&ec->log, LINX_LOG_OP)) {
             fprintf(lf, "OP for pc 0x%" PRIx64 " flags 0x%x:\n", pc, flags);
             ir_dump(ec->ir, lf);
@@ -502,11 +552,11 @@ uint64_t helper_lookup_tb_ptr(CPULinxState *env)
 
     /* Fast path: a jump-cache hit that may be entered by a branch. */
     if (tb && tb->pc == pc && tb->flags == flags && !(tb->cflags & TB_C_CFI_BAD) &&
-        !ec->nochain && !env->exit_request) {
+        !ec->nochain && !ec->single_step && !env->exit_request) {
         return ec->accel == LINX_ACCEL_JIT ? (uint64_t)(uintptr_t)tb->host_code
                                            : (uint64_t)(uintptr_t)tb;
     }
-    if (ec->nochain || env->exit_request) {
+    if (ec->nochain || ec->single_step || env->exit_request) {
         return exit_target(ec);
     }
     tb = tb_lookup(ec, env, pc, flags);
@@ -535,6 +585,77 @@ void ir_gen_lookup_and_goto_ptr(IRContext *ir)
     ir_gen_call(ir, &linx_helper_lookup_tb_ptr_info, t, 1, args);
     ir_gen_goto_ptr(ir, t);
 }
+
+/* ------------------------------------------------------------------ */
+/* Debugger support                                                    */
+/* ------------------------------------------------------------------ */
+
+bool linx_exec_breakpoint_insert(LinxExecContext *ec, uint64_t pc)
+{
+    if (!g_hash_table_add(ec->breakpoints, (gpointer)(uintptr_t)pc)) {
+        return false;
+    }
+    linx_tb_invalidate_page(ec, pc & GUEST_PAGE_MASK);
+    return true;
+}
+
+bool linx_exec_breakpoint_remove(LinxExecContext *ec, uint64_t pc)
+{
+    if (!g_hash_table_remove(ec->breakpoints, (gpointer)(uintptr_t)pc)) {
+        return false;
+    }
+    linx_tb_invalidate_page(ec, pc & GUEST_PAGE_MASK);
+    return true;
+}
+
+void linx_exec_breakpoint_remove_all(LinxExecContext *ec)
+{
+    GHashTableIter it;
+    gpointer key;
+
+    g_hash_table_iter_init(&it, ec->breakpoints);
+    while (g_hash_table_iter_next(&it, &key, NULL)) {
+        linx_tb_invalidate_page(ec, (uint64_t)(uintptr_t)key & GUEST_PAGE_MASK);
+    }
+    g_hash_table_remove_all(ec->breakpoints);
+}
+
+bool linx_exec_breakpoint_at(const LinxExecContext *ec, uint64_t pc)
+{
+    return g_hash_table_size(ec->breakpoints) != 0 &&
+           g_hash_table_contains(ec->breakpoints, (gpointer)(uintptr_t)pc);
+}
+
+void linx_exec_set_single_step(LinxExecContext *ec, bool on)
+{
+    if (ec->single_step == on) {
+        return;
+    }
+    ec->single_step = on;
+    if (on) {
+        ec->tb_flags_extra |= TB_F_ONE_INSN;
+    } else if (!ec->opts.one_insn_per_tb) {
+        ec->tb_flags_extra &= ~(uint32_t)TB_F_ONE_INSN;
+    }
+    /* No chain made before may carry a step past one TB (host code jumps
+     * without returning): start from an empty cache.  Debugger use only. */
+    tb_flush_all(ec);
+}
+
+void helper_debug_stop(CPULinxState *env, uint64_t pc, uint64_t resume)
+{
+    env->pc = pc;
+    env->resume = resume;
+    linx_cpu_exit_with(env, EXCP_DEBUG);
+}
+
+const IRHelperInfo linx_helper_debug_stop_info = {
+    .name = "debug_stop",
+    .func = (void *)helper_debug_stop,
+    .nargs = 3,
+    .has_ret = 0,
+    .flags = IR_CALL_NORETURN,
+};
 
 /* ------------------------------------------------------------------ */
 /* The loop                                                            */
@@ -604,7 +725,7 @@ static int cpu_exec_loop(LinxExecContext *ec, CPULinxState *env)
             return EXCP_INTERRUPT;
         }
         tb = next_tb(ec, env);
-        if (last && ec->flush_count == flushes && !ec->nochain) {
+        if (last && ec->flush_count == flushes && !ec->nochain && !ec->single_step) {
             tb_add_jump(ec, last, slot, tb);
         }
         if (linx_log_enabled(&ec->log, LINX_LOG_CPU)) {
@@ -615,6 +736,9 @@ static int cpu_exec_loop(LinxExecContext *ec, CPULinxState *env)
                             (void *)tb, tb->pc, tb->flags);
         }
         r = run_tb(ec, env, tb, ec->accel);
+        if (ec->single_step) {
+            return EXCP_DEBUG;
+        }
         last = (TranslationBlock *)(r & ~TB_EXIT_SLOT_MASK);
         slot = (unsigned)(r & TB_EXIT_SLOT_MASK);
     }

@@ -167,6 +167,30 @@ extern const IRHelperInfo linx_helper_lookup_tb_ptr_info;
 /* Emit "call lookup_tb_ptr(env); goto_ptr" (env->pc already stored). */
 void ir_gen_lookup_and_goto_ptr(IRContext *ir);
 
+/* ---- Debugger support (gdbstub) ---- */
+
+/* Breakpoints are checked at translation time, never per instruction at
+ * run time: the front end asks linx_exec_breakpoint_at() for each
+ * instruction it translates and, where it says yes, emits a call of
+ * helper_debug_stop(env, pc, resume) before the instruction and ends the
+ * TB.  Inserting or removing a breakpoint invalidates the translations of
+ * its page.  Return false for a duplicate insert / unknown remove. */
+bool linx_exec_breakpoint_insert(LinxExecContext *ec, uint64_t pc);
+bool linx_exec_breakpoint_remove(LinxExecContext *ec, uint64_t pc);
+void linx_exec_breakpoint_remove_all(LinxExecContext *ec);
+bool linx_exec_breakpoint_at(const LinxExecContext *ec, uint64_t pc);
+
+/* Single-step: while on, cpu_exec() translates one instruction per TB
+ * (TB_F_ONE_INSN), runs one TB and returns EXCP_DEBUG (or the exception
+ * the instruction raised). */
+void linx_exec_set_single_step(LinxExecContext *ec, bool on);
+
+/* Stop for the debugger before the instruction at @pc: env->pc = @pc,
+ * env->resume = @resume (1 when @pc is inside a block), cpu_exec()
+ * returns EXCP_DEBUG. */
+void helper_debug_stop(CPULinxState *env, uint64_t pc, uint64_t resume);
+extern const IRHelperInfo linx_helper_debug_stop_info;
+
 /* ---- Differential testing and debugging ---- */
 
 /* The TB for (pc, flags), translated if needed (no CFI check). */

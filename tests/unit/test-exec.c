@@ -483,6 +483,67 @@ static void test_step(void **state)
     machine_free(&m);
 }
 
+static void test_breakpoints(void **state)
+{
+    Machine m;
+
+    machine_init(&m);
+    load_sum_loop(&m, 4);
+    /* Run once so translations exist: inserting must invalidate them. */
+    assert_int_equal(cpu_exec(m.env), EXCP_EXIT);
+    assert_true(linx_exec_breakpoint_insert(m.ec, CODE + 0x10)); /* ADD in the loop */
+    assert_false(linx_exec_breakpoint_insert(m.ec, CODE + 0x10));
+    assert_true(linx_exec_breakpoint_at(m.ec, CODE + 0x10));
+    m.env->pc = CODE;
+    assert_int_equal(cpu_exec(m.env), EXCP_DEBUG);
+    assert_int_equal(m.env->pc, CODE + 0x10);
+    assert_int_equal(m.env->resume, 1);
+    assert_int_equal(m.env->gpr[2], 4); /* stopped before the first ADD */
+    assert_true(linx_exec_breakpoint_remove(m.ec, CODE + 0x10));
+    assert_false(linx_exec_breakpoint_remove(m.ec, CODE + 0x10));
+    assert_int_equal(cpu_exec(m.env), EXCP_EXIT);
+    assert_int_equal(m.env->exit_code, 10);
+    /* At a block start (entered by a branch): resume = 0. */
+    assert_true(linx_exec_breakpoint_insert(m.ec, CODE + 0x0c));
+    assert_true(linx_exec_breakpoint_insert(m.ec, CODE + 0x1c));
+    m.env->pc = CODE;
+    assert_int_equal(cpu_exec(m.env), EXCP_DEBUG);
+    assert_int_equal(m.env->pc, CODE + 0x0c);
+    assert_int_equal(m.env->resume, 0);
+    linx_exec_breakpoint_remove_all(m.ec);
+    assert_false(linx_exec_breakpoint_at(m.ec, CODE + 0x1c));
+    assert_int_equal(cpu_exec(m.env), EXCP_EXIT);
+    machine_free(&m);
+}
+
+static void test_single_step(void **state)
+{
+    Machine m;
+    unsigned steps = 0;
+
+    machine_init(&m);
+    load_sum_loop(&m, 3);
+    assert_int_equal(cpu_exec(m.env), EXCP_EXIT); /* chained translations exist */
+    m.env->pc = CODE;
+    linx_exec_set_single_step(m.ec, true);
+    for (;;) {
+        int r = cpu_exec(m.env);
+        steps++;
+        if (r == EXCP_EXIT) {
+            break;
+        }
+        assert_int_equal(r, EXCP_DEBUG);
+        assert_true(steps < 100);
+    }
+    /* 3 instructions before the loop, 4 per round, MARK + HALT. */
+    assert_int_equal(steps, 3 + 3 * 4 + 2);
+    assert_int_equal(m.env->exit_code, 6);
+    linx_exec_set_single_step(m.ec, false);
+    m.env->pc = CODE;
+    assert_int_equal(cpu_exec(m.env), EXCP_EXIT);
+    machine_free(&m);
+}
+
 /* ---- the JIT path of the loop, with a fake backend ---- */
 
 typedef struct FakeJit {
@@ -633,6 +694,8 @@ int main(void)
         cmocka_unit_test(test_tb_memory_limit),
         cmocka_unit_test(test_two_cpus),
         cmocka_unit_test(test_step),
+        cmocka_unit_test(test_breakpoints),
+        cmocka_unit_test(test_single_step),
         cmocka_unit_test(test_jit_path),
         cmocka_unit_test(test_jit_fallback),
         cmocka_unit_test(test_setup_errors),

@@ -126,6 +126,14 @@ void toy_translate_block(CPULinxState *env, IRContext *ir, TranslationBlock *tb)
             gen_goto(ir, tb, 0, pc);
             break;
         }
+        if (linx_exec_breakpoint_at(env->exec, pc)) {
+            /* Breakpoints are decided here, at translation time. */
+            IRTemp args[3] = { ir->env, ir_const(ir, (int64_t)pc),
+                               ir_const(ir, n > 0 || resume) };
+            ir_gen_call(ir, &linx_helper_debug_stop_info, IR_NO_TEMP, 3, args);
+            ir_gen_exit_tb(ir, 0);
+            break;
+        }
         tb->icount = n + 1;
         tb->size = (uint32_t)(pc + 4 - tb->pc);
         ir_gen_insn_start(ir, pc, n);
