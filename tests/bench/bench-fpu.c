@@ -260,6 +260,62 @@ static double time_lib(BenchOp op, int fp64, LinxFpImpl impl, LinxFpRound rm,
     return n / t;
 }
 
+/* ---- Bulk conversions ------------------------------------------------------ */
+
+static double time_buf(LinxFpFormat from, LinxFpFormat to, LinxFpImpl impl,
+                       const Operands *o, double secs)
+{
+    static uint8_t src[8 * NUM_OPERANDS], dst[8 * NUM_OPERANDS];
+    unsigned long n = 0;
+    LinxFpEnv fe;
+    double t0, t;
+
+    linx_fpenv_init(&fe, LINX_RM_RNE);
+    fe.impl = (uint8_t)impl;
+    /* Source values: the FP32 operands, narrowed first where needed. */
+    for (int i = 0; i < NUM_OPERANDS; i++) {
+        uint32_t w = (uint32_t)o->a32[i];
+        memcpy(src + 4 * i, &w, 4);
+    }
+    if (from != LINX_FP32) {
+        LinxFpEnv tmp = { 0 };
+        linx_fcvt_buf(&tmp, dst, from, src, LINX_FP32, NUM_OPERANDS);
+        memcpy(src, dst, sizeof(dst));
+    }
+    t0 = now();
+    do {
+        linx_fcvt_buf(&fe, dst, to, src, from, NUM_OPERANDS);
+        sink_u += dst[n & 7];
+        n += NUM_OPERANDS;
+        t = now() - t0;
+    } while (t < secs);
+    return n / t;
+}
+
+static void bench_buffers(const Operands *o, double secs)
+{
+    static const LinxFpFormat pairs[][2] = {
+        { LINX_FP32, LINX_FP16 }, { LINX_FP16, LINX_FP32 },
+        { LINX_FP32, LINX_BF16 }, { LINX_BF16, LINX_FP32 },
+        { LINX_FP32, LINX_FP8_E4M3 },
+    };
+
+    printf("\n%-16s %14s %14s %10s\n", "linx_fcvt_buf", "fast Melem/s",
+           "soft Melem/s", "speedup");
+    for (unsigned p = 0; p < sizeof(pairs) / sizeof(pairs[0]); p++) {
+        double fast = time_buf(pairs[p][0], pairs[p][1], LINX_FP_IMPL_AUTO,
+                               o, secs);
+        double soft = time_buf(pairs[p][0], pairs[p][1], LINX_FP_IMPL_SOFT,
+                               o, secs);
+        char name[32];
+        snprintf(name, sizeof(name), "%s>%s",
+                 linx_fp_format_name(pairs[p][0]),
+                 linx_fp_format_name(pairs[p][1]));
+        printf("%-16s %14.1f %14.1f %10.2f\n", name, fast / 1e6, soft / 1e6,
+               fast / soft);
+    }
+}
+
 int main(int argc, char **argv)
 {
     double secs = argc > 1 ? atof(argv[1]) : 0.05;
@@ -305,5 +361,6 @@ int main(int argc, char **argv)
                    host / rmm);
         }
     }
+    bench_buffers(&o, secs);
     return 0;
 }

@@ -808,6 +808,70 @@ static void test_bulk(void **state)
     assert_int_equal(dst[0], 0xaa);
 }
 
+/* The bulk shortcuts (F16C, BF16 integer rounding) against the software
+ * path and the scalar conversion, on unaligned buffers with NaNs, every
+ * rounding mode and lengths that are not multiples of the group size. */
+static void test_bulk_paths(void **state)
+{
+    static const LinxFpFormat pairs[][2] = {
+        { LINX_FP32, LINX_FP16 }, { LINX_FP16, LINX_FP32 },
+        { LINX_FP32, LINX_BF16 }, { LINX_BF16, LINX_FP32 },
+        { LINX_FP32, LINX_FP8_E4M3 }, { LINX_FP64, LINX_FP32 },
+    };
+    static const size_t lengths[] = { 1, 3, 4, 5, 8, 1023 };
+    enum { MAXN = 1023 };
+    static uint8_t src[8 * MAXN + 1], fast[8 * MAXN + 1], soft[8 * MAXN + 1];
+    RefRng g = { 0x2ffd72dbd01adfb7ull };
+    int bad = 0;
+
+    (void)state;
+    for (unsigned p = 0; p < sizeof(pairs) / sizeof(pairs[0]); p++) {
+        LinxFpFormat from = pairs[p][0], to = pairs[p][1];
+        unsigned sb = linx_fp_format_bits(from) / 8;
+        unsigned db = linx_fp_format_bits(to) / 8;
+        for (unsigned li = 0; li < sizeof(lengths) / sizeof(lengths[0]);
+             li++) {
+            size_t n = lengths[li];
+            for (unsigned rm = 0; rm < NUM_RM; rm++) {
+                for (size_t i = 0; i < n; i++) {
+                    uint64_t x = ref_operand(&g, from);
+                    for (unsigned k = 0; k < sb; k++) {
+                        src[1 + i * sb + k] = (uint8_t)(x >> (8 * k));
+                    }
+                }
+                LinxFpEnv fe_fast, fe_soft, fe_one;
+                linx_fpenv_init(&fe_fast, (LinxFpRound)rm);
+                linx_fpenv_init(&fe_soft, (LinxFpRound)rm);
+                linx_fpenv_init(&fe_one, (LinxFpRound)rm);
+                fe_soft.impl = LINX_FP_IMPL_SOFT;
+                linx_fcvt_buf(&fe_fast, fast + 1, to, src + 1, from, n);
+                linx_fcvt_buf(&fe_soft, soft + 1, to, src + 1, from, n);
+                bool ok = memcmp(fast + 1, soft + 1, n * db) == 0 &&
+                          fe_fast.flags == fe_soft.flags;
+                for (size_t i = 0; i < n && ok; i++) {
+                    uint64_t x = 0, y = 0;
+                    for (unsigned k = 0; k < sb; k++) {
+                        x |= (uint64_t)src[1 + i * sb + k] << (8 * k);
+                    }
+                    for (unsigned k = 0; k < db; k++) {
+                        y |= (uint64_t)soft[1 + i * db + k] << (8 * k);
+                    }
+                    ok = linx_fcvt_f2f(&fe_one, x, from, to) == y;
+                }
+                ok = ok && fe_one.flags == fe_soft.flags;
+                if (!ok && bad++ < MAX_REPORTS) {
+                    print_message("bulk %s->%s n %zu rm %u: flags fast %#x "
+                                  "soft %#x scalar %#x\n",
+                                  linx_fp_format_name(from),
+                                  linx_fp_format_name(to), n, rm,
+                                  fe_fast.flags, fe_soft.flags, fe_one.flags);
+                }
+            }
+        }
+    }
+    assert_int_equal(bad, 0);
+}
+
 static void test_type_codes(void **state)
 {
     LinxFpFormat f;
@@ -855,6 +919,7 @@ int main(void)
         cmocka_unit_test(test_i2f_vectors),
         cmocka_unit_test(test_i2f_random),
         cmocka_unit_test(test_bulk),
+        cmocka_unit_test(test_bulk_paths),
         cmocka_unit_test(test_type_codes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

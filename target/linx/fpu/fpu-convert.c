@@ -9,6 +9,12 @@
  * +infinity); NX is raised only for in-range results that needed rounding.
  * -0.0 converts to 0 with no flag; a negative value that rounds to 0 in an
  * unsigned type is 0 with NX, not NV.
+ *
+ * Bulk conversion has shortcuts for the tile engine's common pairs, with
+ * the same results and flags as the element-by-element path: FP32<->FP16
+ * on the host F16C unit (fpu-host.c), FP32->BF16 by integer rounding of the
+ * top half where no overflow or tiny result can occur, BF16->FP32 by a
+ * shift.  NaNs always take the element path (default NaN, NV for sNaN).
  */
 #include "fpu-internal.h"
 
@@ -214,6 +220,106 @@ static void store_le(uint8_t *p, uint64_t v, unsigned bytes)
     }
 }
 
+static uint64_t elem_f32_f16(LinxFpEnv *fe, uint64_t a)
+{
+    return f2f(fe, a, LINX_FP32, LINX_FP16);
+}
+
+static uint64_t elem_f16_f32(LinxFpEnv *fe, uint64_t a)
+{
+    return f2f(fe, a, LINX_FP16, LINX_FP32);
+}
+
+/* FP32 field constants for the BF16 shortcuts. */
+enum {
+    F32_EXP_SHIFT = 23,
+    F32_EXP_FIELD = 0xff,
+    BF16_SHIFT = 16,
+    BF16_EXP_BITS = 0x7f80,
+    LOW16 = 0xffff,
+    HALF16 = 0x8000,
+};
+
+/* FP32 -> BF16 of one value by integer rounding of the top 16 bits: valid
+ * for exponent fields 2..254 (no subnormal or tiny result possible) when
+ * the result does not overflow; returns false otherwise. */
+static bool bf16_shortcut(LinxFpEnv *fe, uint32_t x, uint16_t *out)
+{
+    uint32_t e = (x >> F32_EXP_SHIFT) & F32_EXP_FIELD;
+    bool neg = x >> 31;
+    uint32_t r;
+
+    if (e < 2 || e == F32_EXP_FIELD) {
+        return false;
+    }
+    switch (fe->rm) {
+    case LINX_RM_RNE:
+        r = (x + (LOW16 >> 1) + ((x >> BF16_SHIFT) & 1)) >> BF16_SHIFT;
+        break;
+    case LINX_RM_RTZ:
+        r = x >> BF16_SHIFT;
+        break;
+    case LINX_RM_RUP:
+        r = (neg ? x : x + LOW16) >> BF16_SHIFT;
+        break;
+    case LINX_RM_RDN:
+        r = (neg ? x + LOW16 : x) >> BF16_SHIFT;
+        break;
+    case LINX_RM_RMM:
+        r = (x + HALF16) >> BF16_SHIFT;
+        break;
+    default:
+        return false;
+    }
+    if ((r & BF16_EXP_BITS) == BF16_EXP_BITS) {
+        return false; /* overflow: the general path sets OF */
+    }
+    if (x & LOW16) {
+        fe->flags |= LINX_FPF_NX;
+    }
+    *out = (uint16_t)r;
+    return true;
+}
+
+/* The BF16 <-> FP32 and FP16 <-> FP32 pairs the tile engine uses most have
+ * shortcuts; LINX_FP_IMPL_SOFT turns them off (tests compare the two). */
+static bool bulk_shortcut(LinxFpEnv *fe, uint8_t *d, LinxFpFormat to,
+                          const uint8_t *s, LinxFpFormat from, size_t n)
+{
+    if (fe->impl == LINX_FP_IMPL_SOFT) {
+        return false;
+    }
+    if (from == LINX_FP32 && to == LINX_FP16) {
+        return linx_host_cvt_f32_f16(fe, d, s, n, elem_f32_f16);
+    }
+    if (from == LINX_FP16 && to == LINX_FP32) {
+        return linx_host_cvt_f16_f32(fe, d, s, n, elem_f16_f32);
+    }
+    if (from == LINX_FP32 && to == LINX_BF16) {
+        for (size_t i = 0; i < n; i++) {
+            uint32_t x = (uint32_t)load_le(s + 4 * i, 4);
+            uint16_t h;
+            if (!bf16_shortcut(fe, x, &h)) {
+                h = (uint16_t)f2f(fe, x, LINX_FP32, LINX_BF16);
+            }
+            store_le(d + 2 * i, h, 2);
+        }
+        return true;
+    }
+    if (from == LINX_BF16 && to == LINX_FP32) {
+        for (size_t i = 0; i < n; i++) {
+            uint32_t h = (uint32_t)load_le(s + 2 * i, 2);
+            uint32_t w = h << BF16_SHIFT;
+            if ((w & 0x7fffffffu) > 0x7f800000u) {
+                w = (uint32_t)f2f(fe, h, LINX_BF16, LINX_FP32);
+            }
+            store_le(d + 4 * i, w, 4);
+        }
+        return true;
+    }
+    return false;
+}
+
 void linx_fcvt_buf(LinxFpEnv *fe, void *dst, LinxFpFormat to,
                    const void *src, LinxFpFormat from, size_t n)
 {
@@ -226,6 +332,9 @@ void linx_fcvt_buf(LinxFpEnv *fe, void *dst, LinxFpFormat to,
     const uint8_t *s = src;
     uint8_t *d = dst;
 
+    if (bulk_shortcut(fe, d, to, s, from, n)) {
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
         uint64_t v = f2f(fe, load_le(s + i * sb, sb), from, to);
         store_le(d + i * db, v, db);

@@ -29,6 +29,8 @@
  */
 #include "fpu-internal.h"
 
+#include <string.h>
+
 /* The error-free transforms below need every operation rounded on its
  * own. */
 #if defined(__clang__)
@@ -569,6 +571,110 @@ bool linx_host_fast_rne(LinxFpEnv *fe, LinxFpOp op, LinxFpFormat fmt,
     return false;
 }
 
+/* ---- Bulk FP32 <-> FP16 (F16C) -------------------------------------------- */
+
+typedef float V4SF __attribute__((vector_size(16)));
+typedef long long V2DI __attribute__((vector_size(16)));
+
+enum {
+    F16C_GROUP = 4,
+    /* VCVTPS2PH immediate: bit 2 set = round as MXCSR.RC says. */
+    F32_ABS_MASK = 0x7fffffff,
+    F32_INF = 0x7f800000,
+    F16_ABS_MASK = 0x7fff,
+    F16_INF = 0x7c00,
+};
+
+static bool host_has_f16c(void)
+{
+    return __builtin_cpu_supports("f16c");
+}
+
+bool linx_host_cvt_f32_f16(LinxFpEnv *fe, uint8_t *dst, const uint8_t *src,
+                           size_t n, LinxFpElemCvt *elem)
+{
+    uint32_t old, mx, st = 0;
+    size_t i = 0;
+
+    if (fe->rm > LINX_RM_RTZ || !host_has_f16c()) {
+        return false;
+    }
+    __asm__ volatile("stmxcsr %0" : "=m"(old));
+    mx = (old & ~(uint32_t)(MXCSR_FLAGS | MXCSR_DAZ | MXCSR_FZ | MXCSR_RC)) |
+         MXCSR_MASKS | ((uint32_t)fe->rm << MXCSR_RC_SHIFT);
+    __asm__ volatile("ldmxcsr %0" : : "m"(mx));
+    for (; i + F16C_GROUP <= n; i += F16C_GROUP) {
+        uint32_t w[F16C_GROUP];
+        bool nan = false;
+        memcpy(w, src + 4 * i, sizeof(w));
+        for (int k = 0; k < F16C_GROUP; k++) {
+            nan |= (w[k] & F32_ABS_MASK) > F32_INF;
+        }
+        if (nan) {
+            for (int k = 0; k < F16C_GROUP; k++) {
+                uint16_t h = (uint16_t)elem(fe, w[k]);
+                memcpy(dst + 2 * (i + k), &h, sizeof(h));
+            }
+            continue;
+        }
+        V4SF in;
+        V2DI out;
+        memcpy(&in, w, sizeof(in));
+        __asm__ volatile("vcvtps2ph $4, %[in], %[out]"
+                         : [out] "=x"(out) : [in] "x"(in));
+        uint64_t halves = (uint64_t)out[0];
+        memcpy(dst + 2 * i, &halves, sizeof(halves));
+    }
+    __asm__ volatile("stmxcsr %0" : "=m"(st));
+    __asm__ volatile("ldmxcsr %0" : : "m"(old));
+    fe->flags |= flags_from_mxcsr(st);
+    for (; i < n; i++) {
+        uint32_t w;
+        memcpy(&w, src + 4 * i, sizeof(w));
+        uint16_t h = (uint16_t)elem(fe, w);
+        memcpy(dst + 2 * i, &h, sizeof(h));
+    }
+    return true;
+}
+
+/* FP16 -> FP32 is exact: only NaNs need the software path. */
+bool linx_host_cvt_f16_f32(LinxFpEnv *fe, uint8_t *dst, const uint8_t *src,
+                           size_t n, LinxFpElemCvt *elem)
+{
+    size_t i = 0;
+
+    if (!host_has_f16c()) {
+        return false;
+    }
+    for (; i + F16C_GROUP <= n; i += F16C_GROUP) {
+        uint16_t h[F16C_GROUP];
+        bool nan = false;
+        memcpy(h, src + 2 * i, sizeof(h));
+        for (int k = 0; k < F16C_GROUP; k++) {
+            nan |= (h[k] & F16_ABS_MASK) > F16_INF;
+        }
+        if (nan) {
+            for (int k = 0; k < F16C_GROUP; k++) {
+                uint32_t w = (uint32_t)elem(fe, h[k]);
+                memcpy(dst + 4 * (i + k), &w, sizeof(w));
+            }
+            continue;
+        }
+        V2DI in = { 0, 0 };
+        V4SF out;
+        memcpy(&in, h, sizeof(h));
+        __asm__("vcvtph2ps %[in], %[out]" : [out] "=x"(out) : [in] "x"(in));
+        memcpy(dst + 4 * i, &out, sizeof(out));
+    }
+    for (; i < n; i++) {
+        uint16_t h;
+        memcpy(&h, src + 2 * i, sizeof(h));
+        uint32_t w = (uint32_t)elem(fe, h);
+        memcpy(dst + 4 * i, &w, sizeof(w));
+    }
+    return true;
+}
+
 #else /* !__x86_64__ */
 
 bool linx_host_arith(LinxFpEnv *fe, LinxFpOp op, LinxFpFormat fmt,
@@ -579,6 +685,18 @@ bool linx_host_arith(LinxFpEnv *fe, LinxFpOp op, LinxFpFormat fmt,
 
 bool linx_host_fast_rne(LinxFpEnv *fe, LinxFpOp op, LinxFpFormat fmt,
                         uint64_t a, uint64_t b, uint64_t c, uint64_t *res)
+{
+    return false;
+}
+
+bool linx_host_cvt_f32_f16(LinxFpEnv *fe, uint8_t *dst, const uint8_t *src,
+                           size_t n, LinxFpElemCvt *elem)
+{
+    return false;
+}
+
+bool linx_host_cvt_f16_f32(LinxFpEnv *fe, uint8_t *dst, const uint8_t *src,
+                           size_t n, LinxFpElemCvt *elem)
 {
     return false;
 }

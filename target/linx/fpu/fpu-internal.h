@@ -168,4 +168,17 @@ bool linx_host_arith(LinxFpEnv *fe, LinxFpOp op, LinxFpFormat fmt,
 bool linx_host_fast_rne(LinxFpEnv *fe, LinxFpOp op, LinxFpFormat fmt,
                         uint64_t a, uint64_t b, uint64_t c, uint64_t *res);
 
+/* One element of a conversion (the software path), for the bulk host
+ * converters' fallback.  Integer-only, so safe while MXCSR is changed. */
+typedef uint64_t LinxFpElemCvt(LinxFpEnv *fe, uint64_t a);
+
+/* Bulk FP32 -> FP16 and FP16 -> FP32 of @n little-endian elements on the
+ * host's F16C unit (x86-64), with MXCSR flag capture; groups holding a NaN
+ * go through @elem.  Returns false (nothing done) when the host lacks F16C
+ * or the rounding mode is RMM/reserved. */
+bool linx_host_cvt_f32_f16(LinxFpEnv *fe, uint8_t *dst, const uint8_t *src,
+                           size_t n, LinxFpElemCvt *elem);
+bool linx_host_cvt_f16_f32(LinxFpEnv *fe, uint8_t *dst, const uint8_t *src,
+                           size_t n, LinxFpElemCvt *elem);
+
 #endif /* LINX_FPU_INTERNAL_H */

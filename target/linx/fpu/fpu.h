@@ -241,7 +241,9 @@ uint64_t linx_fcvt_i2f(LinxFpEnv *fe, uint64_t a, LinxIntType from,
                        LinxFpFormat to);
 
 /* Convert @n little-endian elements from @src (format @from) to @dst
- * (format @to), with fe->rm: the tile engine's bulk form. */
+ * (format @to), with fe->rm: the tile engine's bulk form.  Same results
+ * and flags as @n calls of linx_fcvt_f2f(); FP32<->FP16 use the host F16C
+ * unit and FP32<->BF16 integer shortcuts where they are exact. */
 void linx_fcvt_buf(LinxFpEnv *fe, void *dst, LinxFpFormat to,
                    const void *src, LinxFpFormat from, size_t n);
 
