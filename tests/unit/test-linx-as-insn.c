@@ -709,6 +709,31 @@ static void test_pc_relative(void **state)
                      data & ~0xfffull);
     linx_as_free(as);
 
+    /* A label difference is a number, not an address: never cut to 12 bits. */
+    {
+        static const char diff[] = "a: .zero 5000\nb: addi zero, b - a, ->a0\n";
+        LinxAs *bad = linx_as_new(NULL);
+        linx_as_add_source(bad, "diff.s", diff, sizeof(diff) - 1);
+        assert_false(linx_as_assemble(bad));
+        assert_non_null(strstr(linx_as_diagnostics(bad), "immediate out of range: 5000"));
+        linx_as_free(bad);
+    }
+    {
+        static const char lo[] = "addi a0, x + 0x10, ->a0\naddi zero, y - x, ->a1\n"
+                                 ".zero 0x2000\nx: .word 0\ny:\n";
+        LinxAs *ok = assemble_opts("lo.s", lo, sizeof(lo) - 1, LINX_AS_FMT_EXEC, LINX_AS_DEFAULT_BASE, 0);
+        uint64_t a, sz, x;
+        const uint8_t *d;
+        LinxInsn insn;
+        assert_true(linx_as_section(ok, ".text", &a, &sz, &d));
+        assert_true(linx_as_symbol_value(ok, "x", &x));
+        assert_int_equal(linx_decode(d, sz, &insn), LINX_DECODE_OK);
+        assert_int_equal(linx_insn_field(&insn, LINX_FLD_uimm12, NULL), (x + 0x10) & 0xfff);
+        assert_int_equal(linx_decode(d + 4, sz - 4, &insn), LINX_DECODE_OK);
+        assert_int_equal(linx_insn_field(&insn, LINX_FLD_uimm12, NULL), 4);
+        linx_as_free(ok);
+    }
+
     /* Out of range: C.BSTART's simm12 reaches +-4 KiB. */
     {
         static const char far[] = "C.BSTART DIRECT, far\n.zero 0x3000\nfar: C.BSTOP\n";

@@ -237,6 +237,28 @@ static void test_sections_exec_layout(void **state)
     linx_as_free(as);
 }
 
+/* Empty sections get no page (and no segment) of their own. */
+static void test_empty_sections(void **state)
+{
+    LinxAs *as = assemble(".data\n.rodata\n.text\n_start: .word 1\n.bss\nb: .zero 8\n");
+    uint64_t a, sz;
+    uint8_t *buf;
+    size_t len;
+    ElfFile ef;
+    char err[256];
+    (void)state;
+
+    section(as, ".bss", &a, &sz);
+    assert_int_equal(a, 0x11000); /* one page after .text, not two or three */
+    assert_true(linx_as_output(as, &buf, &len));
+    assert_true(elf_file_parse(&ef, buf, len, "out", err, sizeof(err)));
+    assert_int_equal(ef.nsegments, 2);
+    assert_non_null(elf_file_section_by_name(&ef, ".data"));
+    elf_file_close(&ef);
+    free(buf);
+    linx_as_free(as);
+}
+
 static void test_align_org(void **state)
 {
     LinxAs *as = assemble(".byte 1\n"
@@ -759,6 +781,7 @@ int main(void)
         cmocka_unit_test(test_numeric_labels),
         cmocka_unit_test(test_comments_and_labels),
         cmocka_unit_test(test_sections_exec_layout),
+        cmocka_unit_test(test_empty_sections),
         cmocka_unit_test(test_align_org),
         cmocka_unit_test(test_elf_exec),
         cmocka_unit_test(test_elf_rel_and_bin),

@@ -53,6 +53,7 @@ typedef struct AsValue {
     int64_t v;
     int sec;
     bool known;
+    int8_t addr; /* net count of address terms: 1 = an address, 0 = a number */
 } AsValue;
 
 typedef enum AsStmtKind {
@@ -255,8 +256,9 @@ bool as_word_eq(const char *p, size_t n, const char *word);
  * @err set on a syntax error, an undefined symbol in pass 2, or an
  * operation on values that cannot be combined. */
 bool as_expr(LinxAs *as, const char **pp, AsValue *out, char *err, size_t errlen);
-/* The same, also telling whether the value is an address (a label, '.',
- * a numeric label or an .equ of one took part) rather than a number. */
+/* The same, also telling whether the value is an address (one label, '.',
+ * numeric label or .equ of one, plus or minus numbers) rather than a
+ * number (label differences are numbers). */
 bool as_expr_sym(LinxAs *as, const char **pp, AsValue *out, bool *symbolic, char *err,
                  size_t errlen);
 /* Parse an expression that must be an absolute value now; reports errors

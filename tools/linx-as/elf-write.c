@@ -119,13 +119,13 @@ static uint32_t seg_flags(const AsSection *s)
     return f;
 }
 
-/* Loaded sections sorted by address (indices into as->secs). */
+/* Non-empty loaded sections sorted by address (indices into as->secs). */
 static int loaded_by_addr(const LinxAs *as, int *order)
 {
     int n = 0;
 
     for (int i = 0; i < as->nsecs; i++) {
-        if (as_sec_loaded(&as->secs[i]) && sec_output(&as->secs[i])) {
+        if (as_sec_loaded(&as->secs[i]) && as->secs[i].size > 0) {
             order[n++] = i;
         }
     }

@@ -26,7 +26,6 @@ typedef struct ExprCtx {
     char *err;
     size_t errlen;
     bool failed;
-    bool symbolic; /* a label, '.', or a numeric label took part */
     unsigned depth; /* nesting of parentheses and unary operators */
 } ExprCtx;
 
@@ -56,7 +55,7 @@ AsValue as_value_of_loc(const LinxAs *as, int sec, uint64_t off)
 
 static AsValue abs_value(int64_t x)
 {
-    AsValue v = { .v = x, .sec = AS_SEC_ABS, .known = true };
+    AsValue v = { .v = x, .sec = AS_SEC_ABS, .known = true, .addr = 0 };
     return v;
 }
 
@@ -107,7 +106,6 @@ static bool expr_number(ExprCtx *c, AsValue *v)
             num = num * 10 + (uint64_t)(p[i] - '0');
         }
         c->p = p + n + 1;
-        c->symbolic = true;
         if (!as_numlabel_value(c->as, num, p[n] == 'f', v)) {
             if (c->as->pass == 2) {
                 expr_fail(c, "undefined symbol: local label '%.*s' has no definition there", s,
@@ -116,6 +114,7 @@ static bool expr_number(ExprCtx *c, AsValue *v)
             }
             *v = unknown_value();
         }
+        v->addr = 1;
         return true;
     }
 
@@ -200,12 +199,12 @@ static bool expr_symbol(ExprCtx *c, AsValue *v)
     c->p = s + n;
     if (n == 1 && s[0] == '.') {
         LinxAs *as = c->as;
-        c->symbolic = true;
         if (as->cur_sec < 0) {
             *v = unknown_value();
             return true;
         }
         *v = as_value_of_loc(as, as->cur_sec, as->secs[as->cur_sec].lc);
+        v->addr = 1;
         return true;
     }
     sym = as_sym_find(c->as, s, n);
@@ -222,9 +221,6 @@ static bool expr_symbol(ExprCtx *c, AsValue *v)
         sym->referenced = true;
         sym->ref_stmt = c->as->cur_stmt + 1;
     }
-    if (sym->is_address) {
-        c->symbolic = true;
-    }
     if (!sym->defined) {
         if (c->as->pass == 2) {
             expr_fail(c, "undefined symbol: '%.*s'", s, n);
@@ -237,6 +233,7 @@ static bool expr_symbol(ExprCtx *c, AsValue *v)
         expr_fail(c, "%.*s", err, strlen(err));
         return false;
     }
+    v->addr = sym->is_address ? 1 : 0;
     return true;
 }
 
@@ -279,10 +276,13 @@ static bool expr_unary_inner(ExprCtx *c, AsValue *v)
         }
         if (op == '-') {
             v->v = (int64_t)(0 - (uint64_t)v->v);
+            v->addr = (int8_t)-v->addr;
         } else if (op == '~') {
             v->v = ~v->v;
+            v->addr = 0;
         } else {
             v->v = !v->v;
+            v->addr = 0;
         }
         return true;
     }
@@ -354,7 +354,12 @@ static BinOp peek_op(const char *p, size_t *len)
 static bool apply(ExprCtx *c, BinOp op, AsValue *a, const AsValue *b)
 {
     uint64_t x = (uint64_t)a->v, y = (uint64_t)b->v;
+    /* Address terms: label - label is a number, label + number an address. */
+    int8_t addr = op == OP_ADD ? (int8_t)(a->addr + b->addr)
+                  : op == OP_SUB ? (int8_t)(a->addr - b->addr)
+                                 : 0;
 
+    a->addr = addr;
     if (!a->known || !b->known) {
         *a = unknown_value();
         return true;
@@ -461,7 +466,7 @@ bool as_expr_sym(LinxAs *as, const char **pp, AsValue *out, bool *symbolic, char
     }
     *pp = c.p;
     if (symbolic) {
-        *symbolic = c.symbolic;
+        *symbolic = out->addr == 1;
     }
     return true;
 }

@@ -148,6 +148,11 @@ void as_layout(LinxAs *as)
             if (group_of(s) != g || (s->size == 0 && !s->explicit_use)) {
                 continue;
             }
+            if (s->size == 0) {
+                /* Empty: an address for its symbols, no page of its own. */
+                s->addr = align_up(addr, s->align);
+                continue;
+            }
             /* NOBITS follows the writable data on the same pages. */
             if (paged && last_group >= 0 && g != last_group && !(g == 3 && last_group == 2)) {
                 addr = align_up(addr, AS_PAGE_SIZE);
