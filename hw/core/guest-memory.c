@@ -16,8 +16,8 @@
  *
  * Invariants (checked by the unit tests): regions[i].end <=
  * regions[i + 1].start; start < end <= limit; start and end are page
- * aligned; a RAM region's host bytes are block->host + offset ..
- * + (end - start) within the block.
+ * aligned; a RAM region's host bytes are host .. host + (end - start),
+ * inside its block.
  */
 #include "hw/core/guest-memory.h"
 
@@ -45,7 +45,7 @@ typedef struct GuestRegion {
     RegionKind kind;
     int prot;
     RamBlock *block;   /* RAM */
-    uint64_t offset;   /* RAM: offset of start within the block */
+    uint8_t *host;     /* RAM: host address of start (inside block) */
     const GuestMMIOOps *ops; /* MMIO */
     void *opaque;
     uint64_t mmio_base; /* MMIO: guest address of device offset 0 */
@@ -61,6 +61,7 @@ struct GuestMemory {
     uint64_t *ends;
     size_t ends_cap;
     bool ends_dirty;
+    size_t last_hit; /* index find_region returned last (a hint) */
     uint64_t generation;
     GHashTable *code_pages; /* page number (as pointer) -> itself */
     GuestMemListener listeners[GUEST_MEM_MAX_LISTENERS];
@@ -189,11 +190,18 @@ static size_t upper_region(const GuestMemory *cgm, uint64_t addr)
     return (size_t)(base - gm->ends) + (*base <= addr);
 }
 
-static GuestRegion *find_region(const GuestMemory *gm, uint64_t addr)
+static GuestRegion *find_region(const GuestMemory *cgm, uint64_t addr)
 {
-    size_t i = upper_region(gm, addr);
+    GuestMemory *gm = (GuestMemory *)cgm; /* the hint is not state */
+    size_t i = gm->last_hit;
 
+    /* Accesses cluster: try the region found last time first. */
+    if (i < gm->nregions && gm->regions[i].start <= addr && addr < gm->regions[i].end) {
+        return &gm->regions[i];
+    }
+    i = upper_region(gm, addr);
     if (i < gm->nregions && gm->regions[i].start <= addr) {
+        gm->last_hit = i;
         return &gm->regions[i];
     }
     return NULL;
@@ -231,7 +239,7 @@ static void split_at(GuestMemory *gm, uint64_t addr)
     hi = gm->regions[i];
     hi.start = addr;
     if (hi.kind == REGION_RAM) {
-        hi.offset += addr - gm->regions[i].start;
+        hi.host += addr - gm->regions[i].start;
         hi.block->refs++;
     }
     gm->regions[i].end = addr;
@@ -244,7 +252,7 @@ static bool regions_mergeable(const GuestRegion *a, const GuestRegion *b)
         return false;
     }
     if (a->kind == REGION_RAM) {
-        return a->block == b->block && a->offset + (a->end - a->start) == b->offset;
+        return a->block == b->block && a->host + (a->end - a->start) == b->host;
     }
     return a->ops == b->ops && a->opaque == b->opaque && a->mmio_base == b->mmio_base;
 }
@@ -276,7 +284,7 @@ static void merge_range(GuestMemory *gm, size_t from, size_t to)
 static void release_host_range(GuestMemory *gm, const GuestRegion *r)
 {
     uint64_t hps = gm->host_page_size;
-    uintptr_t lo = (uintptr_t)(r->block->host + r->offset);
+    uintptr_t lo = (uintptr_t)r->host;
     uintptr_t hi = lo + (r->end - r->start);
 
     lo = (lo + hps - 1) & ~(uintptr_t)(hps - 1);
@@ -504,6 +512,7 @@ bool guest_mem_map(GuestMemory *gm, uint64_t addr, uint64_t len, int prot, bool 
     r.block->host = host;
     r.block->size = len;
     r.block->refs = 1;
+    r.host = host;
     insert_region(gm, upper_region(gm, addr), &r);
     notify_change(gm, addr, len);
     return true;
@@ -765,7 +774,7 @@ static GuestFault copy_range(GuestMemory *gm, uint64_t addr, uint8_t *buf, uint6
             n = len;
         }
         if (r->kind == REGION_RAM) {
-            uint8_t *host = r->block->host + r->offset + (addr - r->start);
+            uint8_t *host = r->host + (addr - r->start);
             if (is_write) {
                 memcpy(host, buf, n);
             } else {
@@ -853,7 +862,7 @@ bool guest_mem_page_info(GuestMemory *gm, uint64_t addr, uint8_t **host_page, in
         *prot = r->prot;
         return false;
     }
-    *host_page = r->block->host + r->offset + (page - r->start);
+    *host_page = r->host + (page - r->start);
     *prot = r->prot;
     *is_code = g_hash_table_size(gm->code_pages) != 0 &&
                g_hash_table_contains(gm->code_pages, page_key(page));
@@ -882,14 +891,14 @@ static uint8_t *contiguous_host(const GuestMemory *gm, uint64_t addr, uint64_t l
         }
         nx = &gm->regions[i + 1];
         if (nx->start != r->end || nx->kind != REGION_RAM || nx->block != r->block ||
-            nx->offset != r->offset + (r->end - r->start)) {
+            nx->host != r->host + (r->end - r->start)) {
             return NULL;
         }
         r = nx;
         i++;
     }
     r = &gm->regions[upper_region(gm, addr)];
-    return r->block->host + r->offset + (addr - r->start);
+    return r->host + (addr - r->start);
 }
 
 GuestFault guest_mem_window(GuestMemory *gm, uint64_t base, uint64_t rows, uint64_t row_bytes,
