@@ -45,9 +45,13 @@ typedef struct LinxAsmEnv {
 } LinxAsmEnv;
 
 enum {
-    /* Tile data-type names and codes of v0.3-era toolchains (FP16 = 4 ...)
-     * instead of v0.4's; see docs/disassembly.md. */
+    /* The spellings of the v0.3-era toolchain that produced the shared
+     * llvm-objdump listings, tried before the v0.4 ones: tile data-type
+     * codes (FP16 = 4 instead of 2), tile headers named by TileOpcode
+     * ("BSTART.TMA TLOAD, FP16", "BSTART.VPAR VCALL"), "BSTART.STD DIRECT"
+     * for the simm25 header.  docs/disassembly.md lists every one. */
     LINX_ASM_F_LEGACY_DTYPE = 1 << 0,
+    LINX_ASM_F_LEGACY = LINX_ASM_F_LEGACY_DTYPE, /* the same option */
 };
 
 typedef struct LinxAsmResult {
