@@ -1,7 +1,8 @@
 /*
  * Differential test of the two backends through the whole exec loop:
  * random toy-ISA programs (toy-isa.h) run under the interpreter and under
- * the JIT (chained, unchained, one instruction per TB), and everything the
+ * the JIT (chained, unchained, one instruction per TB, a code buffer so
+ * small that it keeps filling up), and everything the
  * guest can observe must agree: how the run ended, trap registers, all
  * registers and the data page.  Programs mix ALU ops, aligned, misaligned
  * and out-of-range loads and stores (faults raised from inside generated
@@ -200,12 +201,16 @@ typedef enum Mode {
     MODE_JIT_NOCHAIN,
     MODE_INTERP_ONE_INSN,
     MODE_JIT_ONE_INSN,
+    MODE_JIT_TINY,      /* one insn per TB in a 4 KiB code buffer: it fills up */
     NB_MODES,
 } Mode;
 
 static const char *const mode_names[NB_MODES] = {
-    "interp", "jit", "jit-nochain", "interp-one-insn", "jit-one-insn",
+    "interp", "jit", "jit-nochain", "interp-one-insn", "jit-one-insn", "jit-tiny",
 };
+
+/* Code-buffer flushes seen (the tiny-buffer mode must cause some). */
+static uint64_t buffer_fills;
 
 static void run_program(const Prog *p, Mode mode, Outcome *o)
 {
@@ -216,10 +221,14 @@ static void run_program(const Prog *p, Mode mode, Outcome *o)
     char err[256];
 
     toy_exec_options(&opts);
-    opts.accel = (mode == MODE_JIT || mode == MODE_JIT_NOCHAIN || mode == MODE_JIT_ONE_INSN)
-                     ? LINX_ACCEL_JIT : LINX_ACCEL_INTERP;
+    opts.accel = (mode == MODE_JIT || mode == MODE_JIT_NOCHAIN || mode == MODE_JIT_ONE_INSN ||
+                  mode == MODE_JIT_TINY) ? LINX_ACCEL_JIT : LINX_ACCEL_INTERP;
+    if (mode == MODE_JIT_TINY) {
+        opts.code_buffer_size = 4096;
+    }
     opts.log_mask = mode == MODE_JIT_NOCHAIN ? LINX_LOG_NOCHAIN : 0;
-    opts.one_insn_per_tb = mode == MODE_INTERP_ONE_INSN || mode == MODE_JIT_ONE_INSN;
+    opts.one_insn_per_tb = mode == MODE_INTERP_ONE_INSN || mode == MODE_JIT_ONE_INSN ||
+                           mode == MODE_JIT_TINY;
     assert_true(guest_mem_map(gm, CODE, GUEST_PAGE_SIZE, GM_PROT_READ | GM_PROT_EXEC, false));
     assert_true(guest_mem_map(gm, DATA, GUEST_PAGE_SIZE, GM_PROT_READ | GM_PROT_WRITE, false));
     toy_load(gm, CODE, p->insn, p->n);
@@ -244,6 +253,11 @@ static void run_program(const Prog *p, Mode mode, Outcome *o)
     memcpy(o->gpr, env->gpr, sizeof(o->gpr));
     assert_int_equal(guest_mem_read(gm, DATA, o->data, sizeof(o->data), GM_PROT_READ, NULL),
                      GM_OK);
+    {
+        LinxExecStats st;
+        linx_exec_get_stats(ec, &st);
+        buffer_fills += st.buffer_full;
+    }
     linx_exec_free(ec);
     guest_mem_free(gm);
     g_free(env);
@@ -306,6 +320,10 @@ static void test_random_programs(void **state)
         if (kinds[k]) {
             printf("exec-diff:   trapnum %u: %u\n", k, kinds[k]);
         }
+    }
+    printf("exec-diff: %llu full code buffers flushed\n", (unsigned long long)buffer_fills);
+    if (LINX_HAVE_JIT) {
+        assert_true(buffer_fills > 0);
     }
     /* The generator must exercise both endings. */
     assert_true(traps > NPROGRAMS / 20);
