@@ -24,6 +24,16 @@ enum {
 #define STORAGE_BYTES \
     (SLOT_BASE_OFFSET + SLOT_COUNT * SLOT_STRIDE + LINX_ACC_BYTES + LINX_TILE_SCRATCH_BYTES)
 
+/* Recompute view[] for @hand from its ring head. */
+static void update_view(LinxTileState *ts, unsigned hand)
+{
+    for (unsigned k = 0; k < LINX_TILE_DEPTH; k++) {
+        unsigned idx = (ts->head[hand] + LINX_TILE_RING - k) % LINX_TILE_RING;
+
+        ts->view[hand * LINX_TILE_DEPTH + k] = &ts->slot[hand][idx];
+    }
+}
+
 LinxTileState *linx_tile_state_new(void)
 {
     LinxTileState *ts = calloc(1, sizeof(*ts));
@@ -70,20 +80,26 @@ void linx_tile_state_reset(LinxTileState *ts)
             ts->slot[h][i].meta.dtype = LINX_DT_NONE;
         }
         ts->head[h] = 0;
+        update_view(ts, h);
     }
     memset(ts->acc.data, 0, LINX_ACC_BYTES);
     ts->acc.m = ts->acc.n = 0;
     ts->acc.dtype = LINX_DT_NONE;
     ts->acc.valid = false;
     ts->pushes = 0;
+    memset(ts->gm_cache, 0, sizeof(ts->gm_cache));
 }
 
 void linx_tile_push_commit(LinxTileState *ts, LinxTileHand hand, const LinxTileMeta *meta)
 {
     unsigned next = (ts->head[hand] + 1) % LINX_TILE_RING;
+    LinxTileSlot **v = &ts->view[hand * LINX_TILE_DEPTH];
 
     ts->slot[hand][next].meta = *meta;
     ts->head[hand] = (uint8_t)next;
+    /* hand#k+1 <- hand#k, hand#1 <- the new slot, old hand#8 drops. */
+    memmove(v + 1, v, (LINX_TILE_DEPTH - 1) * sizeof(*v));
+    v[0] = &ts->slot[hand][next];
     ts->pushes++;
 }
 

@@ -81,11 +81,26 @@ typedef struct LinxAccState {
     bool valid;       /* a TMATMUL started the chain */
 } LinxAccState;
 
+/* A guest RAM range [lo, hi) that guest_mem_window() validated as one
+ * host-contiguous block for an access, valid while the address space's
+ * generation is @gen (like a TLB entry: any mapping, permission or code
+ * mark change bumps the generation).  Used by tma_exec() only. */
+typedef struct LinxTileGmCache {
+    const void *gm;   /* GuestMemory it belongs to (NULL = empty) */
+    uint64_t gen;
+    uint64_t lo, hi;
+    uint8_t *host;    /* host address of lo */
+} LinxTileGmCache;
+
 typedef struct LinxTileState {
     LinxTileSlot slot[LINX_TILE_HANDS][LINX_TILE_RING];
     uint8_t head[LINX_TILE_HANDS]; /* ring index of hand#1 */
+    /* view[id] = the slot tile-id @id names now (kept by push commits,
+     * so reading a tile is one load, no ring arithmetic). */
+    LinxTileSlot *view[LINX_TILE_COUNT];
     LinxAccState acc;
     uint8_t *scratch;              /* LINX_TILE_SCRATCH_BYTES */
+    LinxTileGmCache gm_cache[2];   /* [0] reads (TLOAD), [1] writes (TSTORE) */
     uint64_t pushes;               /* statistics */
     void *storage;                 /* the one allocation behind all of it */
 } LinxTileState;
@@ -100,14 +115,10 @@ static inline unsigned linx_tile_id(LinxTileHand hand, unsigned k)
     return (unsigned)hand * LINX_TILE_DEPTH + (k - 1);
 }
 
-/* Visible tile @tile_id (0..31). */
+/* Visible tile @tile_id (0..31; higher bits are ignored). */
 static inline LinxTileSlot *linx_tile_get(LinxTileState *ts, unsigned tile_id)
 {
-    unsigned hand = (tile_id / LINX_TILE_DEPTH) % LINX_TILE_HANDS;
-    unsigned depth = tile_id % LINX_TILE_DEPTH;
-    unsigned idx = (ts->head[hand] + LINX_TILE_RING - depth) % LINX_TILE_RING;
-
-    return &ts->slot[hand][idx];
+    return ts->view[tile_id % LINX_TILE_COUNT];
 }
 
 static inline const LinxTileSlot *linx_tile_get_const(const LinxTileState *ts,

@@ -5,7 +5,9 @@
  *   1. run-time values and the value rules that depend on them;
  *   2. source tiles (written, same size as the transfer, same layout);
  *   3. the whole GM footprint through guest_mem_window() (one check for
- *      rows x row bytes at the stride); only then
+ *      rows x row bytes at the stride; a per-CPU cache of validated RAM
+ *      blocks, checked against the address space's generation like a TLB,
+ *      skips it when the footprint lies in a block seen before); only then
  *   4. the kernel: straight into guest RAM when the footprint is in one
  *      RAM region, otherwise through the scratch buffer with row-by-row
  *      guest_mem_read/write (footprints spanning regions, MMIO);
@@ -94,28 +96,79 @@ static LinxTileMeta loaded_meta(const TmaPlan *p, const TmaShape *s)
     return m;
 }
 
+/*
+ * Host address of a validated GM footprint, or NULL with *gf = GM_OK when
+ * it is valid but not one host block (bounce path), or NULL with the
+ * fault.  Hits in the per-CPU window cache skip guest_mem_window(): a
+ * miss validates the exact footprint (precise fault address), then tries
+ * to remember the largest aligned block around it that is one host block
+ * for this access, valid until the address space's generation changes.
+ */
+static const uint64_t cache_blocks[] = {
+    UINT64_C(2) << 20, UINT64_C(512) << 10, UINT64_C(64) << 10, UINT64_C(16) << 10,
+};
+
+static uint8_t *gm_window(LinxTileState *ts, GuestMemory *gm, uint64_t base, uint64_t rows,
+                          uint64_t row_bytes, uint64_t stride, bool write, GuestFault *gf,
+                          uint64_t *fa)
+{
+    LinxTileGmCache *c = &ts->gm_cache[write];
+    int access = write ? GM_PROT_WRITE : GM_PROT_READ;
+    uint64_t span, end, gen;
+    uint8_t *host = NULL;
+
+    *gf = GM_OK;
+    if (__builtin_mul_overflow(rows - 1, stride, &span) ||
+        __builtin_add_overflow(span, row_bytes, &span) ||
+        __builtin_add_overflow(base, span, &end)) {
+        *gf = guest_mem_window(gm, base, rows, row_bytes, stride, access, &host, fa);
+        return host;
+    }
+    if (c->gm == gm && base >= c->lo && end <= c->hi && c->gen == guest_mem_generation(gm)) {
+        return c->host + (base - c->lo);
+    }
+    *gf = guest_mem_window(gm, base, rows, row_bytes, stride, access, &host, fa);
+    if (*gf != GM_OK || !host) {
+        return host;
+    }
+    gen = guest_mem_generation(gm);
+    for (size_t i = 0; i < sizeof(cache_blocks) / sizeof(cache_blocks[0]); i++) {
+        uint64_t blk = cache_blocks[i], lo = base & ~(blk - 1), hi;
+        uint8_t *h = NULL;
+
+        if (__builtin_add_overflow(end, blk - 1, &hi)) {
+            continue;
+        }
+        hi &= ~(blk - 1);
+        if (guest_mem_window(gm, lo, 1, hi - lo, hi - lo, access, &h, NULL) == GM_OK && h) {
+            *c = (LinxTileGmCache){ gm, gen, lo, hi, h };
+            return host;
+        }
+    }
+    *c = (LinxTileGmCache){ gm, gen, base, end, host };
+    return host;
+}
+
 /* Steps 3-4 for TLOAD/TSTORE: GM footprint check, then the kernel. */
 static bool exec_gm(LinxTileState *ts, GuestMemory *gm, const TmaPlan *p, const TmaShape *s,
                     uint64_t base, uint64_t stride, TmaXfer *x, TmaFault *f)
 {
     bool store = p->op == TMA_OP_TSTORE;
     uint64_t rows = s->gm_outer, row_bytes = (uint64_t)s->gm_inner * p->esize;
-    uint8_t *host = NULL;
     uint64_t fa = base;
     GuestFault gf;
+    uint8_t *host = gm_window(ts, gm, base, rows, row_bytes, stride, store, &gf, &fa);
 
-    gf = guest_mem_window(gm, base, rows, row_bytes, stride,
-                          store ? GM_PROT_WRITE : GM_PROT_READ, &host, &fa);
-    if (gf != GM_OK) {
-        return exec_fail(f, TMA_R_GM_FAULT, fa);
-    }
     if (host) {
         x->gm = host;
         x->stride = stride;
         p->kernel(x);
         return true;
     }
-    /* Footprint valid but not one RAM region: bounce through scratch
+    if (gf != GM_OK) {
+        return exec_fail(f, TMA_R_GM_FAULT, fa);
+    }
+    /* Footprint valid but not one host block: bounce through scratch
      * (rows * row_bytes <= 8 merged 4 KB tiles, see the shape rules). */
     x->gm = ts->scratch;
     x->stride = row_bytes;
@@ -152,11 +205,9 @@ static bool exec_tstore(LinxTileState *ts, GuestMemory *gm, const TmaPlan *p,
     for (unsigned i = 0; i < p->nsrc; i++) {
         LinxTileSlot *slot = linx_tile_get(ts, p->src[i]);
 
-        if (slot->meta.bytes == 0) {
-            return exec_fail(f, TMA_R_TILE_EMPTY, p->src[i]);
-        }
         if (slot->meta.bytes != s->tile_bytes) {
-            return exec_fail(f, TMA_R_TILE_SIZE, slot->meta.bytes);
+            return exec_fail(f, slot->meta.bytes ? TMA_R_TILE_SIZE : TMA_R_TILE_EMPTY,
+                             slot->meta.bytes ? slot->meta.bytes : p->src[i]);
         }
         if (slot->meta.layout != LINX_TL_NONE) {
             if (layout == LINX_TL_NONE) {
@@ -254,12 +305,65 @@ static bool exec_tmov(LinxTileState *ts, const TmaPlan *p, const TmaRuntimeArgs 
     return true;
 }
 
+/*
+ * Fast path (plans with p->fast): constant shape, one tile, footprint in
+ * the cached RAM block, source tile of the right size.  Anything else -
+ * including every fault - returns false and takes the general path, which
+ * reports it and refills the cache.
+ */
+static inline bool exec_fast(LinxTileState *ts, GuestMemory *gm, const TmaPlan *p,
+                             const TmaRuntimeArgs *a)
+{
+    bool store = p->op == TMA_OP_TSTORE;
+    const TmaShape *s = &p->shape;
+    uint64_t row_bytes = (uint64_t)s->gm_inner * p->esize;
+    uint64_t stride = p->stride_reg ? a->stride : row_bytes;
+    const LinxTileGmCache *c = &ts->gm_cache[store];
+    uint64_t span, end;
+    LinxTileSlot *slot;
+    TmaXfer x;
+
+    if (store && stride < row_bytes && s->gm_outer > 1) {
+        return false; /* overlapping rows: the general path raises */
+    }
+    if (__builtin_mul_overflow((uint64_t)s->gm_outer - 1, stride, &span) ||
+        __builtin_add_overflow(span, row_bytes, &span) ||
+        __builtin_add_overflow(a->base, span, &end) ||
+        c->gm != gm || a->base < c->lo || end > c->hi || c->gen != guest_mem_generation(gm)) {
+        return false;
+    }
+    if (store) {
+        slot = linx_tile_get(ts, p->src[0]);
+        if (slot->meta.bytes != s->tile_bytes) {
+            return false;
+        }
+    } else {
+        slot = linx_tile_push_slot(ts, (LinxTileHand)p->dst_hand);
+    }
+    tma_xfer_init(&x, p, s);
+    x.gm = c->host + (a->base - c->lo);
+    x.stride = stride;
+    x.ntiles = 1;
+    x.tile[0] = slot->data;
+    p->kernel(&x);
+    if (!store) {
+        LinxTileMeta m = loaded_meta(p, s);
+
+        linx_tile_push_commit(ts, (LinxTileHand)p->dst_hand, &m);
+    }
+    return true;
+}
+
 bool tma_exec(LinxTileState *ts, GuestMemory *gm, const TmaPlan *p, const TmaRuntimeArgs *a,
               TmaFault *f)
 {
     TmaShape buf;
     const TmaShape *s;
 
+    if (p->fast && exec_fast(ts, gm, p, a)) {
+        f->rule = TMA_OK;
+        return true;
+    }
     if (p->fault.rule != TMA_OK) {
         *f = p->fault;
         return false;

@@ -48,11 +48,15 @@ typedef struct TmaXfer {
     uint64_t pad_pattern; /* pad element bits (loads) */
 } TmaXfer;
 
-/* Fill the shape part of @x from a plan and a resolved shape (pointers,
- * stride and ntiles are left to the caller). */
+/* Fill the shape part of @x from a plan and a resolved shape (gm, stride,
+ * ntiles and tile[0..ntiles) are left to the caller).  Field by field, no
+ * memset: this runs once per TMA block and "rep stos" start-up costs more
+ * than the rest of the dispatch. */
 static inline void tma_xfer_init(TmaXfer *x, const TmaPlan *p, const TmaShape *s)
 {
-    memset(x, 0, sizeof(*x));
+    x->gm = NULL;
+    x->stride = 0;
+    x->ntiles = 0;
     x->valid_rows = s->valid_rows;
     x->valid_cols = s->valid_cols;
     x->rows = s->sub_rows;

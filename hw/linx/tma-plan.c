@@ -459,4 +459,5 @@ void tma_plan(const TmaDesc *d, const TmaOptions *opts, TmaPlan *p)
     kc = tma_kernel_select(&key, opts ? opts : &no_opts);
     p->kernel = kc.fn;
     p->kernel_name = kc.name;
+    p->fast = p->shape_const && (p->op == TMA_OP_TLOAD || (p->op == TMA_OP_TSTORE && p->nsrc == 1));
 }

@@ -308,6 +308,8 @@ typedef struct TmaPlan {
     uint64_t stride;
     uint32_t tile_bytes;
     bool shape_const;     /* @shape is final */
+    bool fast;            /* tma_exec may take its fast path (constant
+                           * shape, TLOAD or one-tile TSTORE) */
     TmaShape shape;
     uint64_t pad_pattern; /* pad element bits */
     TmaKernelFn kernel;

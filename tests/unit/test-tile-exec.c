@@ -611,6 +611,58 @@ static void test_dump_loaded(void **state)
     free(ld);
 }
 
+/* The per-CPU window cache (fast path) never outlives a mapping change:
+ * after a protect or unmap the same TSTORE faults, after a remap it runs. */
+static void test_window_cache(void **state)
+{
+    Env *e = *state;
+    TmaPlan *ld, *st;
+    TmaFault f;
+    uint64_t target = RAM_BASE + 0x70000;
+
+    linx_tile_state_reset(e->ts);
+    gm_write_f32_matrix(e, RAM_BASE + 0x71000, 32, 32, 128, 1.0f);
+    e->gpr[A0] = RAM_BASE + 0x71000;
+    ld = plan_fields(TMA_OP_TLOAD, LINX_DT_FP32, TMA_LAYOUT_ND_NZ, TMA_PAD_ZERO, 32, 32, 32, 8,
+                     -1, false, NULL);
+    assert_true(ld->fast);
+    assert_true(exec_plan(e, ld, &f));
+    assert_true(exec_plan(e, ld, &f)); /* second run: cache hit */
+    st = plan_fields(TMA_OP_TSTORE, LINX_DT_FP32, TMA_LAYOUT_ND_NZ, 0, 32, 32, 32, 8, 0, false,
+                     NULL);
+    assert_true(st->fast);
+    e->gpr[A0] = target;
+    assert_true(exec_plan(e, st, &f));
+    assert_true(exec_plan(e, st, &f));
+    assert_true(e->ts->gm_cache[1].gm == e->gm);
+    /* Read-only now: the cached block must not be used. */
+    assert_true(guest_mem_protect(e->gm, target, GUEST_PAGE_SIZE, GM_PROT_READ));
+    assert_false(exec_plan(e, st, &f));
+    assert_int_equal(f.rule, TMA_R_GM_FAULT);
+    assert_int_equal(f.traparg0, target);
+    /* Unmapped. */
+    assert_true(guest_mem_unmap(e->gm, target, GUEST_PAGE_SIZE));
+    assert_false(exec_plan(e, st, &f));
+    assert_int_equal(f.traparg0, target);
+    /* Mapped again (a new zero page): works, and writes land there. */
+    assert_true(guest_mem_map(e->gm, target, GUEST_PAGE_SIZE, GM_PROT_READ | GM_PROT_WRITE,
+                              false));
+    assert_true(exec_plan(e, st, &f));
+    {
+        uint8_t page[64];
+        assert_int_equal(guest_mem_read(e->gm, target, page, sizeof(page), GM_PROT_READ, NULL),
+                         GM_OK);
+        assert_memory_not_equal(page, (uint8_t[64]){ 0 }, sizeof(page));
+    }
+    /* A cached block does not hide a wrong-size source tile. */
+    ld->shape.tile_bytes = 2048; /* pretend: push a 2 KB tile */
+    assert_true(exec_plan(e, ld, &f));
+    assert_false(exec_plan(e, st, &f));
+    assert_int_equal(f.rule, TMA_R_TILE_SIZE);
+    free(ld);
+    free(st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -621,6 +673,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_tmov, env_setup, env_teardown),
         cmocka_unit_test_setup_teardown(test_dynamic_shape, env_setup, env_teardown),
         cmocka_unit_test_setup_teardown(test_dump_loaded, env_setup, env_teardown),
+        cmocka_unit_test_setup_teardown(test_window_cache, env_setup, env_teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
