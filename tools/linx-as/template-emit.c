@@ -238,8 +238,8 @@ static void emit_header(Emit *e, TmplInsn *in)
     case LINX_F_BSTART_TSTORE:
     case LINX_F_BSTART_TLOAD:
         put(e, in, LINX_FLD_DataType, t->dtype, e->st->col, "data type");
-        text_append(in, "BSTART.%s %d", in->form == LINX_F_BSTART_TSTORE ? "TSTORE" : "TLOAD",
-                    t->dtype);
+        text_append(in, "BSTART.%s %s", in->form == LINX_F_BSTART_TSTORE ? "TSTORE" : "TLOAD",
+                    tmpl_dtype_name(t->dtype));
         break;
     case LINX_F_BSTART_MPAR:
     case LINX_F_BSTART_MSEQ:
@@ -411,7 +411,7 @@ void as_template_emit(LinxAs *as, AsStmt *st)
             if (t->kind == TMPL_TLOAD) {
                 put(&e, in, LINX_FLD_Pad, t->pad, st->col, "pad");
             }
-            text_append(in, "B.DATR %d", t->layout);
+            text_append(in, "B.DATR %s", tmpl_layout_name(t->kind == TMPL_TSTORE, (unsigned)t->layout));
             break;
         case TMPL_R_LB:
             emit_lb(&e, in);

@@ -91,6 +91,30 @@ static int lookup(const NameCode *t, size_t n, const char *p, size_t len)
     return -1;
 }
 
+const char *tmpl_dtype_name(int code)
+{
+    for (size_t i = 0; i < sizeof(dtype_names) / sizeof(dtype_names[0]); i++) {
+        if (dtype_names[i].code == code) {
+            return dtype_names[i].name;
+        }
+    }
+    return "?";
+}
+
+const char *tmpl_layout_name(bool store, unsigned code)
+{
+    static const char *const load[LAYOUT__COUNT] = { "NORM", "ND2NZ", "ND2ZN", "DN2NZ", "DN2ZN" };
+    static const char *const stor[LAYOUT__COUNT] = { "NORM", "NZ2ND", "ZN2ND", "NZ2DN", "ZN2DN" };
+    const uint8_t *codes = store ? datr_store_codes : datr_load_codes;
+
+    for (unsigned l = 0; l < LAYOUT__COUNT; l++) {
+        if (codes[l] == code) {
+            return store ? stor[l] : load[l];
+        }
+    }
+    return "?";
+}
+
 int tmpl_dtype_code(const char *name, size_t len)
 {
     return lookup(dtype_names, sizeof(dtype_names) / sizeof(dtype_names[0]), name, len);

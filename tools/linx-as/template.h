@@ -113,8 +113,11 @@ typedef struct AsTemplate {
  * TSTORE (@store) or a TLOAD; TMPL_BAD_LAYOUT for an unknown name. */
 unsigned tmpl_datr_code(bool store, const char *name, size_t len);
 
-/* Tile DataType codes (v0.4, digest section 4.1). */
+/* Tile DataType codes (v0.4, digest section 4.1), and back. */
 int tmpl_dtype_code(const char *name, size_t len);
+const char *tmpl_dtype_name(int code);
+/* Name of a B.DATR layout code in TSTORE's or TLOAD's spelling. */
+const char *tmpl_layout_name(bool store, unsigned code);
 /* GPR code of the register named at @p (whole identifier), or -1. */
 int tmpl_gpr(const char *p, size_t len);
 const char *tmpl_gpr_name(int code);
