@@ -258,7 +258,7 @@ static void put_sym(OutBuf *b, uint32_t name, uint8_t info, uint16_t shndx, uint
 /* Symbol table and string table; returns the index of the first global. */
 static uint32_t build_symtab(LinxAs *as, bool exec, OutBuf *sym, OutBuf *str)
 {
-    uint32_t first_global;
+    uint32_t first_global = 1;
 
     strtab_add(str, "");
     put_sym(sym, 0, 0, 0, 0, 0);
