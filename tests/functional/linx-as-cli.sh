@@ -66,6 +66,13 @@ grep -q "bad.s:2:5: error: unknown mnemonic" "$tmp/err.txt" || fail "error messa
 [ ! -e "$tmp/bad.elf" ] || fail "output left behind after an error"
 ls "$tmp" | grep -q tmp && fail "temporary file left behind"
 
+# Unreadable inputs: status 1 and a message.
+if "$as" -o "$tmp/x.elf" "$tmp/no-such-file.s" 2> "$tmp/err2.txt"; then
+    fail "missing input accepted"
+fi
+grep -q "cannot open '$tmp/no-such-file.s'" "$tmp/err2.txt" || fail "missing input message"
+"$as" -o "$tmp/x.elf" "$tmp" 2> /dev/null && fail "a directory accepted as input"
+
 # Usage errors: status 2.
 "$as" --no-such-option "$hello" 2> /dev/null && fail "unknown option accepted"
 "$as" --no-such-option "$hello" 2> /dev/null || [ $? -eq 2 ] || fail "usage error status"
@@ -76,6 +83,8 @@ listing="$shared/guest/disasm/disasm_example.objdump.s"
 if [ -f "$listing" ]; then
     "$as" --objdump --legacy-dtype -f bin -o "$tmp/l.bin" "$listing" || fail "--objdump failed"
     [ "$(od -An -tx1 -N2 "$tmp/l.bin" | tr -d ' ')" = 0030 ] || fail "--objdump first bytes"
+    "$as" --objdump --legacy-dtype -f bin -o "$tmp/l2.bin" - < "$listing" || fail "--objdump stdin"
+    cmp -s "$tmp/l.bin" "$tmp/l2.bin" || fail "--objdump from stdin differs"
 else
     echo "skip: $listing not found"
 fi

@@ -61,7 +61,8 @@ static bool parse_u64(const char *s, uint64_t *v)
     return *end == '\0' && errno == 0;
 }
 
-/* Whole file (or standard input for "-"); NULL with a message on failure. */
+/* Whole file (or standard input for "-"), NUL-terminated; NULL with a
+ * message on failure (an empty input gives an empty buffer). */
 static char *read_input(const char *path, size_t *lenp)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
@@ -88,6 +89,8 @@ static char *read_input(const char *path, size_t *lenp)
         fprintf(stderr, "linx-as: cannot read '%s': %s\n", path, strerror(errno));
         free(buf);
         buf = NULL;
+    } else {
+        buf[len] = '\0';
     }
     if (f != stdin) {
         fclose(f);
@@ -96,56 +99,49 @@ static char *read_input(const char *path, size_t *lenp)
     return buf;
 }
 
-/* Add every input to @as; false when one cannot be read or converted. */
-static bool add_inputs(LinxAs *as, const char **inputs, int n, bool objdump, bool base_set,
-                       LinxAsOptions *o)
+typedef struct Source {
+    const char *name;
+    char *text;
+    size_t len;
+} Source;
+
+/* Read every input (an --objdump listing becomes source) into @src; the
+ * first listing's base goes to *@base.  False after a message. */
+static bool load_inputs(const char **inputs, int n, bool objdump, Source *src, uint64_t *base)
 {
     for (int i = 0; i < n; i++) {
-        size_t len;
+        size_t len = 0;
         char *buf = read_input(inputs[i], &len);
-        const char *name = strcmp(inputs[i], "-") == 0 ? "<stdin>" : inputs[i];
 
-        if (!buf && len) {
-            return false;
+        src[i].name = strcmp(inputs[i], "-") == 0 ? "<stdin>" : inputs[i];
+        if (!buf) {
+            return false; /* reported by read_input */
         }
         if (objdump) {
-            char *src;
-            size_t srclen, elen;
-            uint64_t base;
-            uint8_t *expect;
-            if (!linx_as_objdump_source(buf ? buf : "", len, &src, &srclen, &base, &expect,
-                                        &elen)) {
-                fprintf(stderr, "linx-as: '%s' has no llvm-objdump instruction lines\n", name);
-                free(src);
-                free(expect);
-                free(buf);
+            char *text = NULL;
+            size_t tlen = 0, elen = 0;
+            uint64_t b = 0;
+            uint8_t *expect = NULL;
+            bool ok = linx_as_objdump_source(buf, len, &text, &tlen, &b, &expect, &elen);
+            free(expect);
+            free(buf);
+            if (!ok) {
+                fprintf(stderr, "linx-as: '%s' has no llvm-objdump instruction lines\n",
+                        src[i].name);
+                free(text);
                 return false;
             }
-            (void)base_set;
-            (void)o;
-            linx_as_add_source(as, name, src, srclen);
-            free(src);
-            free(expect);
+            if (i == 0) {
+                *base = b;
+            }
+            src[i].text = text;
+            src[i].len = tlen;
         } else {
-            linx_as_add_source(as, name, buf ? buf : "", len);
+            src[i].text = buf;
+            src[i].len = len;
         }
-        free(buf);
     }
     return true;
-}
-
-/* Base address of the first listing (for --objdump without --base). */
-static bool objdump_base(const char *path, uint64_t *base)
-{
-    size_t len, srclen, elen;
-    char *buf = read_input(path, &len), *src = NULL;
-    uint8_t *expect = NULL;
-    bool ok = buf && linx_as_objdump_source(buf, len, &src, &srclen, base, &expect, &elen);
-
-    free(buf);
-    free(src);
-    free(expect);
-    return ok;
 }
 
 /* The value of "--opt=VALUE" or "--opt VALUE"; NULL (with a message) when missing. */
@@ -179,6 +175,8 @@ int main(int argc, char **argv)
     const char **inputs = calloc((size_t)argc + 1, sizeof(char *));
     int ninputs = 0;
     bool want_listing = false, objdump = false, base_set = false;
+    Source *sources;
+    uint64_t listing_base = 0;
     LinxAs *as;
     int status = 0;
 
@@ -255,17 +253,25 @@ int main(int argc, char **argv)
         goto bad;
     }
 
-    if (objdump && !base_set && strcmp(inputs[0], "-") != 0 && !objdump_base(inputs[0], &o.base)) {
-        fprintf(stderr, "linx-as: '%s' has no llvm-objdump instruction lines\n", inputs[0]);
+    sources = calloc((size_t)ninputs, sizeof(Source));
+    if (!sources || !load_inputs(inputs, ninputs, objdump, sources, &listing_base)) {
+        for (int i = 0; sources && i < ninputs; i++) {
+            free(sources[i].text);
+        }
+        free(sources);
         free(inputs);
         return EXIT_INPUT_ERROR;
+    }
+    if (objdump && !base_set) {
+        o.base = listing_base;
     }
     as = linx_as_new(&o);
-    if (!add_inputs(as, inputs, ninputs, objdump, base_set, &o)) {
-        linx_as_free(as);
-        free(inputs);
-        return EXIT_INPUT_ERROR;
+    for (int i = 0; i < ninputs; i++) {
+        linx_as_add_source(as, sources[i].name, sources[i].text ? sources[i].text : "",
+                           sources[i].len);
+        free(sources[i].text);
     }
+    free(sources);
     if (linx_as_assemble(as) && linx_as_write_file(as, output)) {
         if (want_listing) {
             FILE *lf = listing ? fopen(listing, "w") : stdout;
