@@ -1,12 +1,14 @@
 /*
  * The IR interpreter (see interp.h for the contract).
  *
- * Each op is one case of a switch over the kept op list.  Operands are
- * reached through a per-TB table of pointers (InterpProg.ptr): globals
- * point into env, locals into the interpreter's frame, constants at the
- * TB's own copy of the constant, the env temp at a slot holding the env
- * pointer.  So "o0 = i0 + i1" is *P(0) = *P(1) + *P(2) whatever the temp
- * kinds are, and globals are always current in env.
+ * On first run a TB's op list is turned into a compact, bound form
+ * (InterpOp, one cache line per op): every operand is a pointer to where
+ * the temp lives - into env for globals, into the interpreter's frame for
+ * locals, at the TB's copy of the constant for constants, at a slot
+ * holding the env pointer for the env temp - and branch targets are op
+ * indices.  So "o0 = i0 + i1" is *a[0] = *a[1] + *a[2] whatever the temp
+ * kinds are, and globals are always current in env.  The pointers are
+ * rebound when the TB runs on another CPU state or the frame moved.
  *
  * Semantics follow ir-ops.h exactly: arithmetic wraps modulo 2^64, shift
  * counts are taken modulo 64, clz/ctz of 0 are 64, host memory is read
@@ -24,13 +26,29 @@
 
 #include "tcg/softmmu.h"
 
+/* Most operands an op other than call has (movcond: 1 out + 4 in). */
+#define INTERP_MAX_OPERANDS 5
+/* The op after the last: running into it is a bug in the op list. */
+#define INTERP_OP_END IR_NB_OPS
+
+typedef struct InterpOp {
+    uint16_t op;        /* IROpcode, or INTERP_OP_END */
+    uint8_t nout, nin;
+    uint32_t target;    /* br/brcond: op index of the label; call: helper index */
+    union {
+        uint64_t *a[INTERP_MAX_OPERANDS]; /* outputs, then inputs */
+        uint64_t **call_args;             /* call: nout + nin pointers */
+    };
+    uint64_t c0, c1;    /* the op's constants */
+} InterpOp;
+
 typedef struct InterpProg {
     const CPULinxState *bound_env;
     const uint64_t *bound_frame;
     uint64_t env_value;  /* what the env temp reads as */
-    uint32_t nlabels;
-    uint32_t *label_pos; /* op index of each set_label */
-    uint64_t **ptr;      /* per temp */
+    uint32_t nops;
+    InterpOp *ops;       /* nops + 1 (the end marker) */
+    uint64_t **call_ptrs; /* storage for the calls' operand pointers */
 } InterpProg;
 
 typedef struct InterpCif {
@@ -89,8 +107,8 @@ void interp_tb_release(TranslationBlock *tb)
     InterpProg *p = tb->interp_prog;
 
     if (p) {
-        g_free(p->label_pos);
-        g_free(p->ptr);
+        g_free(p->ops);
+        g_free(p->call_ptrs);
         g_free(p);
         tb->interp_prog = NULL;
     }
@@ -103,7 +121,103 @@ static _Noreturn void interp_fatal(const TranslationBlock *tb, unsigned i, const
     abort();
 }
 
-/* Build (or rebind) the prepared program of @tb for @env. */
+/* Check @tb's op list and build its InterpOps (pointers bound later). */
+static InterpProg *compile(const TranslationBlock *tb)
+{
+    InterpProg *p = g_new0(InterpProg, 1);
+    uint32_t nlabels = 0, *label_pos;
+    size_t ncall = 0;
+
+    for (unsigned i = 0; i < tb->nir; i++) {
+        const IRInsn *in = &tb->ir[i];
+        const uint64_t *c = &in->args[in->nout + in->nin];
+        if (in->op >= IR_NB_OPS) {
+            interp_fatal(tb, i, "unknown opcode");
+        }
+        if ((unsigned)in->nout + in->nin > (in->op == IR_call ? IR_MAX_HELPER_ARGS + 1u
+                                                              : INTERP_MAX_OPERANDS) ||
+            (unsigned)in->nout + in->nin + in->nconst > IR_MAX_ARGS) {
+            interp_fatal(tb, i, "too many operands");
+        }
+        for (unsigned k = 0; k < (unsigned)in->nout + in->nin; k++) {
+            if (in->args[k] >= tb->ntemps) {
+                interp_fatal(tb, i, "temp out of range");
+            }
+        }
+        if (in->op == IR_set_label || in->op == IR_br) {
+            nlabels = MAX(nlabels, (uint32_t)c[0] + 1);
+        } else if (in->op == IR_brcond) {
+            nlabels = MAX(nlabels, (uint32_t)c[1] + 1);
+        } else if (in->op == IR_call) {
+            ncall += in->nout + in->nin;
+        }
+    }
+    label_pos = g_new(uint32_t, nlabels ? nlabels : 1);
+    for (unsigned l = 0; l < nlabels; l++) {
+        label_pos[l] = LABEL_UNSET;
+    }
+    for (unsigned i = 0; i < tb->nir; i++) {
+        if (tb->ir[i].op == IR_set_label) {
+            label_pos[tb->ir[i].args[0]] = i;
+        }
+    }
+
+    p->nops = tb->nir;
+    p->ops = g_new0(InterpOp, tb->nir + 1);
+    p->call_ptrs = ncall ? g_new0(uint64_t *, ncall) : NULL;
+    ncall = 0;
+    for (unsigned i = 0; i < tb->nir; i++) {
+        const IRInsn *in = &tb->ir[i];
+        const uint64_t *c = &in->args[in->nout + in->nin];
+        InterpOp *o = &p->ops[i];
+
+        o->op = in->op;
+        o->nout = in->nout;
+        o->nin = in->nin;
+        o->c0 = in->nconst > 0 ? c[0] : 0;
+        o->c1 = in->nconst > 1 ? c[1] : 0;
+        switch (in->op) {
+        case IR_br:
+        case IR_brcond: {
+            uint64_t l = in->op == IR_br ? c[0] : c[1];
+            if (label_pos[l] == LABEL_UNSET) {
+                interp_fatal(tb, i, "branch to a label that is never set");
+            }
+            o->target = label_pos[l];
+            break;
+        }
+        case IR_call:
+            o->target = (uint32_t)c[0];
+            o->call_args = &p->call_ptrs[ncall];
+            ncall += in->nout + in->nin;
+            break;
+        default:
+            break;
+        }
+    }
+    p->ops[tb->nir].op = INTERP_OP_END;
+    g_free(label_pos);
+    return p;
+}
+
+static uint64_t *temp_ptr(InterpProg *p, LinxInterp *it, CPULinxState *env,
+                          const TranslationBlock *tb, uint64_t t)
+{
+    const IRTempInfo *ti = &tb->temps[t];
+
+    switch (ti->kind) {
+    case IR_TEMP_FIXED:
+        return &p->env_value;
+    case IR_TEMP_GLOBAL:
+        return (uint64_t *)((uint8_t *)env + ti->env_offset);
+    case IR_TEMP_CONST:
+        return (uint64_t *)&tb->temps[t].value;
+    default:
+        return &it->frame[t];
+    }
+}
+
+/* The program of @tb bound to @env and the current frame. */
 static InterpProg *prepare(LinxInterp *it, CPULinxState *env, TranslationBlock *tb)
 {
     InterpProg *p = tb->interp_prog;
@@ -119,62 +233,18 @@ static InterpProg *prepare(LinxInterp *it, CPULinxState *env, TranslationBlock *
         memset(it->frame, 0, it->frame_size * sizeof(uint64_t));
     }
     if (!p) {
-        uint32_t nlabels = 0;
-        p = g_new0(InterpProg, 1);
-        for (unsigned i = 0; i < tb->nir; i++) {
-            const IRInsn *in = &tb->ir[i];
-            if (in->op == IR_set_label || in->op == IR_br) {
-                nlabels = MAX(nlabels, (uint32_t)in->args[in->nout + in->nin] + 1);
-            } else if (in->op == IR_brcond) {
-                nlabels = MAX(nlabels, (uint32_t)in->args[in->nout + in->nin + 1] + 1);
-            }
-        }
-        p->nlabels = nlabels;
-        p->label_pos = g_new(uint32_t, nlabels ? nlabels : 1);
-        for (unsigned l = 0; l < nlabels; l++) {
-            p->label_pos[l] = LABEL_UNSET;
-        }
-        for (unsigned i = 0; i < tb->nir; i++) {
-            if (tb->ir[i].op == IR_set_label) {
-                p->label_pos[tb->ir[i].args[0]] = i;
-            }
-        }
-        for (unsigned i = 0; i < tb->nir; i++) {
-            const IRInsn *in = &tb->ir[i];
-            if (in->op >= IR_NB_OPS) {
-                interp_fatal(tb, i, "unknown opcode");
-            }
-            if ((in->op == IR_br && p->label_pos[in->args[0]] == LABEL_UNSET) ||
-                (in->op == IR_brcond && p->label_pos[in->args[3]] == LABEL_UNSET)) {
-                interp_fatal(tb, i, "branch to a label that is never set");
-            }
-            for (unsigned k = 0; k < (unsigned)in->nout + in->nin; k++) {
-                if (in->args[k] >= tb->ntemps) {
-                    interp_fatal(tb, i, "temp out of range");
-                }
-            }
-        }
-        p->ptr = g_new(uint64_t *, tb->ntemps ? tb->ntemps : 1);
+        p = compile(tb);
         tb->interp_prog = p;
     }
     p->bound_env = env;
     p->bound_frame = it->frame;
     p->env_value = (uint64_t)(uintptr_t)env;
-    for (unsigned t = 0; t < tb->ntemps; t++) {
-        const IRTempInfo *ti = &tb->temps[t];
-        switch (ti->kind) {
-        case IR_TEMP_FIXED:
-            p->ptr[t] = &p->env_value;
-            break;
-        case IR_TEMP_GLOBAL:
-            p->ptr[t] = (uint64_t *)((uint8_t *)env + ti->env_offset);
-            break;
-        case IR_TEMP_CONST:
-            p->ptr[t] = (uint64_t *)&tb->temps[t].value;
-            break;
-        default:
-            p->ptr[t] = &it->frame[t];
-            break;
+    for (unsigned i = 0; i < p->nops; i++) {
+        const IRInsn *in = &tb->ir[i];
+        InterpOp *o = &p->ops[i];
+        uint64_t **a = in->op == IR_call ? o->call_args : o->a;
+        for (unsigned k = 0; k < (unsigned)in->nout + in->nin; k++) {
+            a[k] = temp_ptr(p, it, env, tb, in->args[k]);
         }
     }
     return p;
@@ -229,9 +299,9 @@ static void host_store(uint64_t base, int64_t off, uint64_t v, unsigned size)
     memcpy((void *)(uintptr_t)(base + (uint64_t)off), &v, size);
 }
 
-static void do_call(LinxInterp *it, const IRInsn *in, uint64_t *const *ptr)
+static void do_call(LinxInterp *it, const InterpOp *o)
 {
-    unsigned idx = (unsigned)in->args[in->nout + in->nin];
+    unsigned idx = o->target;
     const IRHelperInfo *h;
     void *avalues[IR_MAX_HELPER_ARGS];
     ffi_arg ret = 0;
@@ -257,215 +327,211 @@ static void do_call(LinxInterp *it, const IRInsn *in, uint64_t *const *ptr)
         }
         it->cifs[idx].ready = true;
     }
-    for (unsigned k = 0; k < in->nin; k++) {
-        avalues[k] = ptr[in->args[in->nout + k]];
+    for (unsigned k = 0; k < o->nin; k++) {
+        avalues[k] = o->call_args[o->nout + k];
     }
     it->stats.calls++;
     ffi_call(&it->cifs[idx].cif, FFI_FN(h->func), &ret, avalues);
-    if (in->nout) {
-        *ptr[in->args[0]] = (uint64_t)ret;
+    if (o->nout) {
+        *o->call_args[0] = (uint64_t)ret;
     }
+}
+
+/* Switch to @next (chaining): its program, bound. */
+static const InterpOp *enter(LinxInterp *it, CPULinxState *env, TranslationBlock *next)
+{
+    InterpProg *p = next->interp_prog;
+
+    it->stats.chained++;
+    if (!p || p->bound_env != env || p->bound_frame != it->frame) {
+        p = prepare(it, env, next);
+    }
+    return p->ops;
 }
 
 uintptr_t interp_run_tb(LinxInterp *it, CPULinxState *env, TranslationBlock *tb)
 {
-    InterpProg *p = prepare(it, env, tb);
-    uint64_t *const *ptr = p->ptr;
-    const IRInsn *ops = tb->ir;
-    unsigned n = tb->nir;
+    const InterpOp *ops = prepare(it, env, tb)->ops;
 
-#define P(k) (*ptr[in->args[(k)]])
-#define C(k) (in->args[in->nout + in->nin + (k)])
+#define A(k) (*o->a[(k)])
 
-    for (unsigned i = 0; i < n; i++) {
-        const IRInsn *in = &ops[i];
-        switch ((IROpcode)in->op) {
+    /* i wraps from SIZE_MAX to 0 when a chain restarts at the next TB. */
+    for (size_t i = 0;; i++) {
+        const InterpOp *o = &ops[i];
+        switch (o->op) {
         case IR_discard:
         case IR_set_label:
         case IR_insn_start:
             break;
         case IR_br:
-            i = p->label_pos[C(0)];
+            i = o->target;
             break;
         case IR_brcond:
-            if (eval_cond(C(0), P(0), P(1))) {
-                i = p->label_pos[C(1)];
+            if (eval_cond(o->c0, A(0), A(1))) {
+                i = o->target;
             }
             break;
         case IR_mov:
-            P(0) = P(1);
+            A(0) = A(1);
             break;
         case IR_movi:
-            P(0) = C(0);
+            A(0) = o->c0;
             break;
         case IR_setcond:
-            P(0) = eval_cond(C(0), P(1), P(2));
+            A(0) = eval_cond(o->c0, A(1), A(2));
             break;
         case IR_movcond:
-            P(0) = eval_cond(C(0), P(1), P(2)) ? P(3) : P(4);
+            A(0) = eval_cond(o->c0, A(1), A(2)) ? A(3) : A(4);
             break;
         case IR_add:
-            P(0) = P(1) + P(2);
+            A(0) = A(1) + A(2);
             break;
         case IR_sub:
-            P(0) = P(1) - P(2);
+            A(0) = A(1) - A(2);
             break;
         case IR_mul:
-            P(0) = P(1) * P(2);
+            A(0) = A(1) * A(2);
             break;
         case IR_mulsh:
-            P(0) = (uint64_t)(((__int128)(int64_t)P(1) * (int64_t)P(2)) >> 64);
+            A(0) = (uint64_t)(((__int128)(int64_t)A(1) * (int64_t)A(2)) >> 64);
             break;
         case IR_muluh:
-            P(0) = (uint64_t)(((unsigned __int128)P(1) * P(2)) >> 64);
+            A(0) = (uint64_t)(((unsigned __int128)A(1) * A(2)) >> 64);
             break;
         case IR_neg:
-            P(0) = -P(1);
+            A(0) = -A(1);
             break;
         case IR_and:
-            P(0) = P(1) & P(2);
+            A(0) = A(1) & A(2);
             break;
         case IR_or:
-            P(0) = P(1) | P(2);
+            A(0) = A(1) | A(2);
             break;
         case IR_xor:
-            P(0) = P(1) ^ P(2);
+            A(0) = A(1) ^ A(2);
             break;
         case IR_andc:
-            P(0) = P(1) & ~P(2);
+            A(0) = A(1) & ~A(2);
             break;
         case IR_not:
-            P(0) = ~P(1);
+            A(0) = ~A(1);
             break;
         case IR_shl:
-            P(0) = P(1) << (P(2) & 63);
+            A(0) = A(1) << (A(2) & 63);
             break;
         case IR_shr:
-            P(0) = P(1) >> (P(2) & 63);
+            A(0) = A(1) >> (A(2) & 63);
             break;
         case IR_sar:
-            P(0) = (uint64_t)((int64_t)P(1) >> (P(2) & 63));
+            A(0) = (uint64_t)((int64_t)A(1) >> (A(2) & 63));
             break;
         case IR_rotr: {
-            uint64_t v = P(1), s = P(2) & 63;
-            P(0) = s ? (v >> s) | (v << (64 - s)) : v;
+            uint64_t v = A(1), sh = A(2) & 63;
+            A(0) = sh ? (v >> sh) | (v << (64 - sh)) : v;
             break;
         }
         case IR_clz: {
-            uint64_t v = P(1);
-            P(0) = v ? (uint64_t)__builtin_clzll(v) : 64;
+            uint64_t v = A(1);
+            A(0) = v ? (uint64_t)__builtin_clzll(v) : 64;
             break;
         }
         case IR_ctz: {
-            uint64_t v = P(1);
-            P(0) = v ? (uint64_t)__builtin_ctzll(v) : 64;
+            uint64_t v = A(1);
+            A(0) = v ? (uint64_t)__builtin_ctzll(v) : 64;
             break;
         }
         case IR_ctpop:
-            P(0) = (uint64_t)__builtin_popcountll(P(1));
+            A(0) = (uint64_t)__builtin_popcountll(A(1));
             break;
         case IR_bswap64:
-            P(0) = __builtin_bswap64(P(1));
+            A(0) = __builtin_bswap64(A(1));
             break;
         case IR_ext8s:
-            P(0) = (uint64_t)(int64_t)(int8_t)P(1);
+            A(0) = (uint64_t)(int64_t)(int8_t)A(1);
             break;
         case IR_ext8u:
-            P(0) = (uint8_t)P(1);
+            A(0) = (uint8_t)A(1);
             break;
         case IR_ext16s:
-            P(0) = (uint64_t)(int64_t)(int16_t)P(1);
+            A(0) = (uint64_t)(int64_t)(int16_t)A(1);
             break;
         case IR_ext16u:
-            P(0) = (uint16_t)P(1);
+            A(0) = (uint16_t)A(1);
             break;
         case IR_ext32s:
-            P(0) = (uint64_t)(int64_t)(int32_t)P(1);
+            A(0) = (uint64_t)(int64_t)(int32_t)A(1);
             break;
         case IR_ext32u:
-            P(0) = (uint32_t)P(1);
+            A(0) = (uint32_t)A(1);
             break;
         case IR_ld8u:
-            P(0) = (uint8_t)host_load(P(1), (int64_t)C(0), 1);
+            A(0) = (uint8_t)host_load(A(1), (int64_t)o->c0, 1);
             break;
         case IR_ld8s:
-            P(0) = (uint64_t)(int64_t)(int8_t)host_load(P(1), (int64_t)C(0), 1);
+            A(0) = (uint64_t)(int64_t)(int8_t)host_load(A(1), (int64_t)o->c0, 1);
             break;
         case IR_ld16u:
-            P(0) = (uint16_t)host_load(P(1), (int64_t)C(0), 2);
+            A(0) = (uint16_t)host_load(A(1), (int64_t)o->c0, 2);
             break;
         case IR_ld16s:
-            P(0) = (uint64_t)(int64_t)(int16_t)host_load(P(1), (int64_t)C(0), 2);
+            A(0) = (uint64_t)(int64_t)(int16_t)host_load(A(1), (int64_t)o->c0, 2);
             break;
         case IR_ld32u:
-            P(0) = (uint32_t)host_load(P(1), (int64_t)C(0), 4);
+            A(0) = (uint32_t)host_load(A(1), (int64_t)o->c0, 4);
             break;
         case IR_ld32s:
-            P(0) = (uint64_t)(int64_t)(int32_t)host_load(P(1), (int64_t)C(0), 4);
+            A(0) = (uint64_t)(int64_t)(int32_t)host_load(A(1), (int64_t)o->c0, 4);
             break;
         case IR_ld64:
-            P(0) = host_load(P(1), (int64_t)C(0), 8);
+            A(0) = host_load(A(1), (int64_t)o->c0, 8);
             break;
         case IR_st8:
-            host_store(P(1), (int64_t)C(0), P(0), 1);
+            host_store(A(1), (int64_t)o->c0, A(0), 1);
             break;
         case IR_st16:
-            host_store(P(1), (int64_t)C(0), P(0), 2);
+            host_store(A(1), (int64_t)o->c0, A(0), 2);
             break;
         case IR_st32:
-            host_store(P(1), (int64_t)C(0), P(0), 4);
+            host_store(A(1), (int64_t)o->c0, A(0), 4);
             break;
         case IR_st64:
-            host_store(P(1), (int64_t)C(0), P(0), 8);
+            host_store(A(1), (int64_t)o->c0, A(0), 8);
             break;
         case IR_qemu_ld:
-            P(0) = linx_ld(env, P(1), (unsigned)C(0), C(1));
+            A(0) = linx_ld(env, A(1), (unsigned)o->c0, o->c1);
             break;
         case IR_qemu_st:
-            linx_st(env, P(1), P(0), (unsigned)C(0), C(1));
+            linx_st(env, A(1), A(0), (unsigned)o->c0, o->c1);
             break;
         case IR_call:
-            do_call(it, in, ptr);
+            do_call(it, o);
             break;
         case IR_goto_tb: {
-            TranslationBlock *next = tb->jmp_dest[C(0) & 1];
+            TranslationBlock *next = tb->jmp_dest[o->c0 & 1];
             if (next && !env->exit_request && !it->no_chain) {
                 /* Chained: continue with the next TB in this loop. */
-                it->stats.chained++;
                 tb = next;
-                p = tb->interp_prog;
-                if (!p || p->bound_env != env || p->bound_frame != it->frame) {
-                    p = prepare(it, env, tb);
-                }
-                ptr = p->ptr;
-                ops = tb->ir;
-                n = tb->nir;
-                i = UINT32_MAX; /* wraps to 0 */
+                ops = enter(it, env, tb);
+                i = SIZE_MAX;
             }
             break;
         }
         case IR_exit_tb:
-            return (uintptr_t)C(0);
+            return (uintptr_t)o->c0;
         case IR_goto_ptr: {
-            TranslationBlock *next = (TranslationBlock *)(uintptr_t)P(0);
+            TranslationBlock *next = (TranslationBlock *)(uintptr_t)A(0);
             if (!next || env->exit_request || it->no_chain) {
                 return 0;
             }
-            it->stats.chained++;
             tb = next;
-            p = prepare(it, env, tb);
-            ptr = p->ptr;
-            ops = tb->ir;
-            n = tb->nir;
-            i = UINT32_MAX;
+            ops = enter(it, env, tb);
+            i = SIZE_MAX;
             break;
         }
-        case IR_NB_OPS:
         default:
-            interp_fatal(tb, i, "unknown opcode");
+            interp_fatal(tb, (unsigned)i, o->op == INTERP_OP_END
+                         ? "the op list ran off its end" : "unknown opcode");
         }
     }
-#undef P
-#undef C
-    interp_fatal(tb, n, "the op list ran off its end");
+#undef A
 }
