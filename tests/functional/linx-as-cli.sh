@@ -81,9 +81,9 @@ grep -q "cannot open '$tmp/no-such-file.s'" "$tmp/err2.txt" || fail "missing inp
 # llvm-objdump listings read back.
 listing="$shared/guest/disasm/disasm_example.objdump.s"
 if [ -f "$listing" ]; then
-    "$as" --objdump --legacy-dtype -f bin -o "$tmp/l.bin" "$listing" || fail "--objdump failed"
+    "$as" --objdump --legacy -f bin -o "$tmp/l.bin" "$listing" || fail "--objdump failed"
     [ "$(od -An -tx1 -N2 "$tmp/l.bin" | tr -d ' ')" = 0030 ] || fail "--objdump first bytes"
-    "$as" --objdump --legacy-dtype -f bin -o "$tmp/l2.bin" - < "$listing" || fail "--objdump stdin"
+    "$as" --objdump --legacy -f bin -o "$tmp/l2.bin" - < "$listing" || fail "--objdump stdin"
     cmp -s "$tmp/l.bin" "$tmp/l2.bin" || fail "--objdump from stdin differs"
 else
     echo "skip: $listing not found"

@@ -11,7 +11,8 @@
  *   --base=ADDR          address of .text (default 0x10000); -Ttext=ADDR too
  *   -e, --entry=SYM|ADDR entry point (default _start, else .text)
  *   -a[=FILE]            listing (address, bytes, source) to stdout or FILE
- *   --legacy-dtype       v0.3-era tile data-type names and codes
+ *   --legacy             v0.3-era spellings of the shared listings (tile
+ *                        data-type codes, header names); --legacy-dtype too
  *   --objdump            inputs are llvm-objdump listings: re-assemble their
  *                        instructions at their addresses (base = first address)
  *   --max-errors=N       stop after N errors (default 50)
@@ -41,7 +42,8 @@ static void usage(FILE *f)
           "  --base=ADDR          address of .text (default 0x10000); also -Ttext=ADDR\n"
           "  -e, --entry=SYM|ADDR entry point (default: _start, else start of .text)\n"
           "  -a[=FILE]            print a listing (address, bytes, source) to stdout or FILE\n"
-          "  --legacy-dtype       v0.3-era tile data-type codes (FP16 = 4, ...)\n"
+          "  --legacy             v0.3-era spellings of the shared listings (data-type\n"
+          "                       codes FP16 = 4, BSTART.VPAR VCALL, ...); also --legacy-dtype\n"
           "  --objdump            inputs are llvm-objdump listings: re-assemble their\n"
           "                       instructions at their addresses (default base: the first)\n"
           "  --max-errors=N       stop reporting after N errors (default 50)\n"
@@ -232,8 +234,8 @@ int main(int argc, char **argv)
             listing = strchr(a, '=') ? strchr(a, '=') + 1 : NULL;
         } else if (strcmp(a, "--objdump") == 0) {
             objdump = true;
-        } else if (strcmp(a, "--legacy-dtype") == 0) {
-            o.insn_flags |= LINX_ASM_F_LEGACY_DTYPE;
+        } else if (strcmp(a, "--legacy") == 0 || strcmp(a, "--legacy-dtype") == 0) {
+            o.insn_flags |= LINX_ASM_F_LEGACY;
         } else if (is_opt(a, "--max-errors")) {
             if (!(v = opt_value(argc, argv, &i, "--max-errors")) || !parse_u64(v, &n) || n == 0 ||
                 n > 100000) {
