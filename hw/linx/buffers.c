@@ -1,0 +1,195 @@
+/*
+ * L1 / L0A / L0B / L0C / UB buffer device models (see buffers.h).
+ */
+#include "hw/linx/buffers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define KB (UINT32_C(1) << 10)
+
+enum {
+    L1_ALIGN = 32,   /* Ascend C "General Restrictions": L1 32 B */
+    L0AB_ALIGN = 512, /* L0A/L0B 512 B (one fractal) */
+    L0C_ALIGN = 64,
+    UB_ALIGN = 32,
+    STORAGE_ALIGN = 4096,
+};
+
+typedef struct BufferLayout {
+    const char *name;
+    uint32_t align;
+    uint64_t window, window_len;
+} BufferLayout;
+
+static const BufferLayout layouts[LINX_BUF__COUNT] = {
+    [LINX_BUF_L1] = { "L1", L1_ALIGN, 0x000000, 0x100000 },
+    [LINX_BUF_L0A] = { "L0A", L0AB_ALIGN, 0x100000, 0x40000 },
+    [LINX_BUF_L0B] = { "L0B", L0AB_ALIGN, 0x140000, 0x40000 },
+    [LINX_BUF_L0C] = { "L0C", L0C_ALIGN, 0x180000, 0x80000 },
+    [LINX_BUF_UB] = { "UB", UB_ALIGN, 0x200000, 0x80000 },
+};
+
+/* Capacities per profile (docs/tile.md lists the sources). */
+static const uint32_t capacities[LINX_BUF_PROFILE__COUNT][LINX_BUF__COUNT] = {
+    [LINX_BUF_PROFILE_A2A3] = { 512 * KB, 64 * KB, 64 * KB, 128 * KB, 192 * KB },
+    [LINX_BUF_PROFILE_950] = { 512 * KB, 64 * KB, 64 * KB, 256 * KB, 248 * KB },
+};
+
+LinxBuffers *linx_buffers_new(LinxBufferProfile profile)
+{
+    LinxBuffers *b;
+
+    if ((unsigned)profile >= LINX_BUF_PROFILE__COUNT) {
+        return NULL;
+    }
+    b = calloc(1, sizeof(*b));
+    if (!b) {
+        return NULL;
+    }
+    b->profile = profile;
+    for (unsigned i = 0; i < LINX_BUF__COUNT; i++) {
+        LinxBuffer *x = &b->buf[i];
+
+        x->name = layouts[i].name;
+        x->size = capacities[profile][i];
+        x->align = layouts[i].align;
+        x->window = layouts[i].window;
+        x->window_len = layouts[i].window_len;
+        x->data = aligned_alloc(STORAGE_ALIGN, x->size);
+        if (!x->data) {
+            linx_buffers_free(b);
+            return NULL;
+        }
+        memset(x->data, 0, x->size);
+    }
+    return b;
+}
+
+void linx_buffers_free(LinxBuffers *b)
+{
+    if (!b) {
+        return;
+    }
+    for (unsigned i = 0; i < LINX_BUF__COUNT; i++) {
+        free(b->buf[i].data);
+    }
+    free(b);
+}
+
+void linx_buffers_reset(LinxBuffers *b)
+{
+    for (unsigned i = 0; i < LINX_BUF__COUNT; i++) {
+        memset(b->buf[i].data, 0, b->buf[i].size);
+        b->buf[i].guest_reads = b->buf[i].guest_writes = 0;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Guest windows (MMIO)                                                */
+/* ------------------------------------------------------------------ */
+
+static bool buffer_read(void *opaque, uint64_t offset, unsigned size, uint64_t *value)
+{
+    LinxBuffer *x = opaque;
+
+    if (offset >= x->size || size > x->size - offset) {
+        return false; /* past the capacity: the guest gets a fault */
+    }
+    *value = 0;
+    memcpy(value, x->data + offset, size); /* little-endian host */
+    x->guest_reads++;
+    return true;
+}
+
+static bool buffer_write(void *opaque, uint64_t offset, unsigned size, uint64_t value)
+{
+    LinxBuffer *x = opaque;
+
+    if (offset >= x->size || size > x->size - offset) {
+        return false;
+    }
+    memcpy(x->data + offset, &value, size);
+    x->guest_writes++;
+    return true;
+}
+
+static const GuestMMIOOps buffer_ops = { buffer_read, buffer_write };
+
+bool linx_buffers_map(LinxBuffers *b, GuestMemory *gm, uint64_t base)
+{
+    for (unsigned i = 0; i < LINX_BUF__COUNT; i++) {
+        LinxBuffer *x = &b->buf[i];
+
+        if (!guest_mem_map_mmio(gm, base + x->window, x->window_len, &buffer_ops, x)) {
+            for (unsigned j = 0; j < i; j++) {
+                guest_mem_unmap(gm, base + b->buf[j].window, b->buf[j].window_len);
+            }
+            return false;
+        }
+    }
+    b->base = base;
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Engine access                                                       */
+/* ------------------------------------------------------------------ */
+
+LinxBufferError linx_buffer_range(LinxBuffers *b, LinxBufferId id, uint64_t offset,
+                                  uint64_t len, uint8_t **host)
+{
+    LinxBuffer *x;
+
+    if ((unsigned)id >= LINX_BUF__COUNT) {
+        return LINX_BUF_ERR_RANGE;
+    }
+    x = &b->buf[id];
+    if (offset % x->align != 0) {
+        return LINX_BUF_ERR_ALIGN;
+    }
+    if (offset > x->size || len > x->size - offset) {
+        return LINX_BUF_ERR_RANGE;
+    }
+    *host = x->data + offset;
+    return LINX_BUF_OK;
+}
+
+bool linx_buffers_lookup(const LinxBuffers *b, uint64_t addr, LinxBufferId *id,
+                         uint64_t *offset)
+{
+    if (b->base == 0 || addr < b->base) {
+        return false;
+    }
+    for (unsigned i = 0; i < LINX_BUF__COUNT; i++) {
+        const LinxBuffer *x = &b->buf[i];
+        uint64_t off = addr - b->base - x->window;
+
+        if (addr - b->base >= x->window && off < x->size) {
+            *id = (LinxBufferId)i;
+            *offset = off;
+            return true;
+        }
+    }
+    return false;
+}
+
+const char *linx_buffer_profile_name(LinxBufferProfile profile)
+{
+    static const char *const names[LINX_BUF_PROFILE__COUNT] = { "a2a3", "950" };
+
+    return (unsigned)profile < LINX_BUF_PROFILE__COUNT ? names[profile] : "?";
+}
+
+const char *linx_buffer_error_name(LinxBufferError err)
+{
+    switch (err) {
+    case LINX_BUF_OK:
+        return "ok";
+    case LINX_BUF_ERR_RANGE:
+        return "outside the buffer";
+    case LINX_BUF_ERR_ALIGN:
+        return "misaligned for the buffer";
+    }
+    return "?";
+}

@@ -1,0 +1,104 @@
+/*
+ * On-chip buffers of the tile machine: L1, L0A, L0B, L0C (the ACC side)
+ * and UB, as device models (shared/docs/decisions.md 8).
+ *
+ * Each buffer has a capacity, an alignment rule for engine operands and a
+ * guest-visible address window.  Two built-in profiles (docs/tile.md,
+ * "Buffers", for the numbers and their sources):
+ *
+ *            L1      L0A    L0B    L0C     UB      alignment
+ *   A2/A3    512 KB  64 KB  64 KB  128 KB  192 KB  L1 32, L0A/L0B 512,
+ *   950      512 KB  64 KB  64 KB  256 KB  248 KB  L0C 64, UB 32 bytes
+ *
+ * Windows sit at fixed offsets from a base (LINX_BUFFERS_DEFAULT_BASE in
+ * the virt machine), each large enough for every profile, so a guest
+ * address names the same buffer whatever the profile:
+ *
+ *   base + 0x000000  L1   (1 MB window)     base + 0x180000  L0C (512 KB)
+ *   base + 0x100000  L0A  (256 KB)          base + 0x200000  UB  (512 KB)
+ *   base + 0x140000  L0B  (256 KB)
+ *
+ * The storage belongs to the buffer object (engines such as LoadData and
+ * the cube use it directly through linx_buffer_range(), which checks
+ * bounds and alignment); linx_buffers_map() makes it reachable by guest
+ * loads and stores as MMIO windows (bytes past a buffer's capacity are
+ * rejected, which the guest sees as a fault).
+ *
+ *   LinxBuffers *b = linx_buffers_new(LINX_BUF_PROFILE_A2A3);
+ *   linx_buffers_map(b, machine->mem, LINX_BUFFERS_DEFAULT_BASE);
+ *
+ * No global state: several machines may each own a LinxBuffers.
+ */
+#ifndef LINX_HW_BUFFERS_H
+#define LINX_HW_BUFFERS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hw/core/guest-memory.h"
+
+#define LINX_BUFFERS_DEFAULT_BASE UINT64_C(0x18000000)
+#define LINX_BUFFERS_WINDOW_SPAN UINT64_C(0x280000)
+
+typedef enum LinxBufferId {
+    LINX_BUF_L1 = 0,
+    LINX_BUF_L0A,
+    LINX_BUF_L0B,
+    LINX_BUF_L0C,
+    LINX_BUF_UB,
+    LINX_BUF__COUNT
+} LinxBufferId;
+
+typedef enum LinxBufferProfile {
+    LINX_BUF_PROFILE_A2A3 = 0,
+    LINX_BUF_PROFILE_950,
+    LINX_BUF_PROFILE__COUNT
+} LinxBufferProfile;
+
+typedef enum LinxBufferError {
+    LINX_BUF_OK = 0,
+    LINX_BUF_ERR_RANGE, /* outside the buffer's capacity */
+    LINX_BUF_ERR_ALIGN, /* offset breaks the buffer's alignment rule */
+} LinxBufferError;
+
+typedef struct LinxBuffer {
+    const char *name;   /* "L1", "L0A", ... */
+    uint32_t size;      /* capacity in bytes (profile) */
+    uint32_t align;     /* engine operand alignment in bytes */
+    uint64_t window;    /* offset of the guest window from the base */
+    uint64_t window_len;
+    uint8_t *data;
+    uint64_t guest_reads, guest_writes; /* MMIO accesses (statistics) */
+} LinxBuffer;
+
+typedef struct LinxBuffers {
+    LinxBuffer buf[LINX_BUF__COUNT];
+    LinxBufferProfile profile;
+    uint64_t base;      /* guest base of the windows once mapped, else 0 */
+} LinxBuffers;
+
+LinxBuffers *linx_buffers_new(LinxBufferProfile profile);
+void linx_buffers_free(LinxBuffers *b);
+/* Zero every buffer. */
+void linx_buffers_reset(LinxBuffers *b);
+
+/* Map the five windows at @base (LINX_BUFFERS_DEFAULT_BASE for virt) as
+ * MMIO regions of @gm; false if any overlaps an existing mapping (nothing
+ * is left mapped then).  @b must outlive the mappings. */
+bool linx_buffers_map(LinxBuffers *b, GuestMemory *gm, uint64_t base);
+
+/* Checked engine access to [offset, offset + len) of buffer @id: the
+ * offset must meet the buffer's alignment and the range its capacity.
+ * On LINX_BUF_OK *host points at the bytes. */
+LinxBufferError linx_buffer_range(LinxBuffers *b, LinxBufferId id, uint64_t offset,
+                                  uint64_t len, uint8_t **host);
+
+/* The buffer and offset of guest address @addr (after linx_buffers_map),
+ * false when @addr is in no buffer (or past a buffer's capacity). */
+bool linx_buffers_lookup(const LinxBuffers *b, uint64_t addr, LinxBufferId *id,
+                         uint64_t *offset);
+
+const char *linx_buffer_profile_name(LinxBufferProfile profile);
+const char *linx_buffer_error_name(LinxBufferError err);
+
+#endif /* LINX_HW_BUFFERS_H */
