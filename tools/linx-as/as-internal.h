@@ -46,6 +46,7 @@ enum {
 #define AS_DEFAULT_MAX_ERRORS 50
 #define AS_MAX_EQU_DEPTH 64   /* nesting of lazily evaluated .equ symbols */
 #define AS_ERRLEN 256
+#define AS_MAX_SOURCE_BYTES 0x7fffffffu /* per source file (32-bit line offsets) */
 
 /* A value: absolute (sec == AS_SEC_ABS) or an offset in a section.  In
  * pass 2 every value is absolute.  !known: depends on an undefined symbol. */

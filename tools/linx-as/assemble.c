@@ -80,6 +80,11 @@ void linx_as_add_source(LinxAs *as, const char *name, const char *text, size_t l
 {
     AsFile *f;
 
+    if (len >= AS_MAX_SOURCE_BYTES) {
+        /* Line offsets are 32-bit. */
+        as_error_nopos(as, "bad input: '%s' is larger than %u bytes", name, AS_MAX_SOURCE_BYTES);
+        return;
+    }
     as_grow((void **)&as->files, &as->files_cap, as->nfiles + 1, sizeof(AsFile));
     f = &as->files[as->nfiles++];
     memset(f, 0, sizeof(*f));
