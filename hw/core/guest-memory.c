@@ -1,5 +1,7 @@
 /*
  * Guest memory: sparse 64-bit address space of RAM and MMIO regions.
+ * This file keeps the region map (map, unmap, protect, move, find_free,
+ * listeners, code pages); guest-access.c does the accesses.
  *
  * Representation: a sorted array of non-overlapping, page-aligned regions.
  * Lookups are binary searches.  Permissions are per region; mprotect of
@@ -19,7 +21,7 @@
  * aligned; a RAM region's host bytes are host .. host + (end - start),
  * inside its block.
  */
-#include "hw/core/guest-memory.h"
+#include "hw/core/guest-memory-internal.h"
 
 #include <glib.h>
 #include <stdio.h>
@@ -27,49 +29,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-
-typedef enum RegionKind {
-    REGION_RAM,
-    REGION_MMIO,
-} RegionKind;
-
-typedef struct RamBlock {
-    uint8_t *host;
-    uint64_t size;
-    unsigned refs; /* regions pointing into the block */
-} RamBlock;
-
-typedef struct GuestRegion {
-    uint64_t start;
-    uint64_t end; /* exclusive */
-    RegionKind kind;
-    int prot;
-    RamBlock *block;   /* RAM */
-    uint8_t *host;     /* RAM: host address of start (inside block) */
-    const GuestMMIOOps *ops; /* MMIO */
-    void *opaque;
-    uint64_t mmio_base; /* MMIO: guest address of device offset 0 */
-} GuestRegion;
-
-struct GuestMemory {
-    uint64_t limit;
-    uint64_t host_page_size;
-    GuestRegion *regions;
-    size_t nregions, cap;
-    /* Region ends in a dense array, for a cache-friendly binary search;
-     * rebuilt on the first lookup after the region array changed. */
-    uint64_t *ends;
-    size_t ends_cap;
-    bool ends_dirty;
-    size_t last_hit; /* index find_region returned last (a hint) */
-    uint64_t generation;
-    GHashTable *code_pages; /* page number (as pointer) -> itself */
-    GuestMemListener listeners[GUEST_MEM_MAX_LISTENERS];
-    unsigned nlisteners;
-};
-
-/* Largest MMIO access (bytes). */
-#define MMIO_MAX_ACCESS 8
 
 static uint64_t page_align_up(uint64_t v)
 {
@@ -167,7 +126,7 @@ static void ends_rebuild(GuestMemory *gm)
 }
 
 /* Index of the first region whose end is above @addr (nregions if none). */
-static size_t upper_region(const GuestMemory *cgm, uint64_t addr)
+size_t gm_upper_region(const GuestMemory *cgm, uint64_t addr)
 {
     GuestMemory *gm = (GuestMemory *)cgm; /* the ends cache is not state */
     const uint64_t *base;
@@ -190,7 +149,7 @@ static size_t upper_region(const GuestMemory *cgm, uint64_t addr)
     return (size_t)(base - gm->ends) + (*base <= addr);
 }
 
-static GuestRegion *find_region(const GuestMemory *cgm, uint64_t addr)
+GuestRegion *gm_find_region(const GuestMemory *cgm, uint64_t addr)
 {
     GuestMemory *gm = (GuestMemory *)cgm; /* the hint is not state */
     size_t i = gm->last_hit;
@@ -199,7 +158,7 @@ static GuestRegion *find_region(const GuestMemory *cgm, uint64_t addr)
     if (i < gm->nregions && gm->regions[i].start <= addr && addr < gm->regions[i].end) {
         return &gm->regions[i];
     }
-    i = upper_region(gm, addr);
+    i = gm_upper_region(gm, addr);
     if (i < gm->nregions && gm->regions[i].start <= addr) {
         gm->last_hit = i;
         return &gm->regions[i];
@@ -230,7 +189,7 @@ static void delete_regions(GuestMemory *gm, size_t at, size_t count)
 /* Split the region containing @addr so that a region starts at @addr. */
 static void split_at(GuestMemory *gm, uint64_t addr)
 {
-    size_t i = upper_region(gm, addr);
+    size_t i = gm_upper_region(gm, addr);
     GuestRegion hi;
 
     if (i >= gm->nregions || gm->regions[i].start >= addr) {
@@ -298,11 +257,6 @@ static void release_host_range(GuestMemory *gm, const GuestRegion *r)
 /* Listeners and code pages                                            */
 /* ------------------------------------------------------------------ */
 
-static gpointer page_key(uint64_t addr)
-{
-    return (gpointer)(uintptr_t)(addr >> GUEST_PAGE_BITS);
-}
-
 static void notify_change(GuestMemory *gm, uint64_t addr, uint64_t len)
 {
     gm->generation++;
@@ -322,7 +276,7 @@ static void code_page_event(GuestMemory *gm, uint64_t page)
             gm->listeners[i].on_code_write(gm->listeners[i].opaque, page);
         }
     }
-    g_hash_table_remove(gm->code_pages, page_key(page));
+    g_hash_table_remove(gm->code_pages, gm_page_key(page));
     notify_change(gm, page, GUEST_PAGE_SIZE);
 }
 
@@ -342,7 +296,7 @@ static void collect_code_page(gpointer key, gpointer value, gpointer opaque)
 }
 
 /* Run code_page_event for every code page meeting [addr, addr + len). */
-static void code_range_event(GuestMemory *gm, uint64_t addr, uint64_t len)
+void gm_code_range_event(GuestMemory *gm, uint64_t addr, uint64_t len)
 {
     unsigned ncode = g_hash_table_size(gm->code_pages);
     uint64_t lo = addr & GUEST_PAGE_MASK;
@@ -355,7 +309,7 @@ static void code_range_event(GuestMemory *gm, uint64_t addr, uint64_t len)
     npages = (page_align_up(hi) - lo) >> GUEST_PAGE_BITS;
     if (npages <= ncode) {
         for (uint64_t p = lo; p < hi; p += GUEST_PAGE_SIZE) {
-            if (g_hash_table_contains(gm->code_pages, page_key(p))) {
+            if (g_hash_table_contains(gm->code_pages, gm_page_key(p))) {
                 code_page_event(gm, p);
             }
         }
@@ -371,25 +325,25 @@ static void code_range_event(GuestMemory *gm, uint64_t addr, uint64_t len)
 
 void guest_mem_set_code(GuestMemory *gm, uint64_t page_addr)
 {
-    GuestRegion *r = find_region(gm, page_addr);
+    GuestRegion *r = gm_find_region(gm, page_addr);
 
     page_addr &= GUEST_PAGE_MASK;
     if (!r || r->kind != REGION_RAM) {
         return;
     }
-    if (g_hash_table_add(gm->code_pages, page_key(page_addr))) {
+    if (g_hash_table_add(gm->code_pages, gm_page_key(page_addr))) {
         notify_change(gm, page_addr, GUEST_PAGE_SIZE);
     }
 }
 
 bool guest_mem_is_code(GuestMemory *gm, uint64_t page_addr)
 {
-    return g_hash_table_contains(gm->code_pages, page_key(page_addr & GUEST_PAGE_MASK));
+    return g_hash_table_contains(gm->code_pages, gm_page_key(page_addr & GUEST_PAGE_MASK));
 }
 
 void guest_mem_clear_code(GuestMemory *gm, uint64_t page_addr)
 {
-    if (g_hash_table_remove(gm->code_pages, page_key(page_addr & GUEST_PAGE_MASK))) {
+    if (g_hash_table_remove(gm->code_pages, gm_page_key(page_addr & GUEST_PAGE_MASK))) {
         notify_change(gm, page_addr & GUEST_PAGE_MASK, GUEST_PAGE_SIZE);
     }
 }
@@ -453,7 +407,7 @@ static bool range_valid(const GuestMemory *gm, uint64_t addr, uint64_t *len)
 
 static bool range_overlaps(const GuestMemory *gm, uint64_t addr, uint64_t end)
 {
-    size_t i = upper_region(gm, addr);
+    size_t i = gm_upper_region(gm, addr);
 
     return i < gm->nregions && gm->regions[i].start < end;
 }
@@ -463,10 +417,10 @@ static void remove_range(GuestMemory *gm, uint64_t addr, uint64_t end)
 {
     size_t first, n = 0;
 
-    code_range_event(gm, addr, end - addr);
+    gm_code_range_event(gm, addr, end - addr);
     split_at(gm, addr);
     split_at(gm, end);
-    first = upper_region(gm, addr);
+    first = gm_upper_region(gm, addr);
     while (first + n < gm->nregions && gm->regions[first + n].start < end) {
         GuestRegion *r = &gm->regions[first + n];
         if (r->kind == REGION_RAM) {
@@ -513,7 +467,7 @@ bool guest_mem_map(GuestMemory *gm, uint64_t addr, uint64_t len, int prot, bool 
     r.block->size = len;
     r.block->refs = 1;
     r.host = host;
-    insert_region(gm, upper_region(gm, addr), &r);
+    insert_region(gm, gm_upper_region(gm, addr), &r);
     notify_change(gm, addr, len);
     return true;
 }
@@ -533,7 +487,7 @@ bool guest_mem_map_mmio(GuestMemory *gm, uint64_t addr, uint64_t len, const Gues
     r.ops = ops;
     r.opaque = opaque;
     r.mmio_base = addr;
-    insert_region(gm, upper_region(gm, addr), &r);
+    insert_region(gm, gm_upper_region(gm, addr), &r);
     notify_change(gm, addr, len);
     return true;
 }
@@ -554,7 +508,7 @@ bool guest_mem_unmap(GuestMemory *gm, uint64_t addr, uint64_t len)
 static bool range_covered(const GuestMemory *gm, uint64_t addr, uint64_t end, bool ram_only)
 {
     uint64_t cur = addr;
-    size_t i = upper_region(gm, addr);
+    size_t i = gm_upper_region(gm, addr);
 
     while (cur < end) {
         if (i >= gm->nregions || gm->regions[i].start > cur) {
@@ -583,7 +537,7 @@ bool guest_mem_protect(GuestMemory *gm, uint64_t addr, uint64_t len, int prot)
     }
     split_at(gm, addr);
     split_at(gm, end);
-    first = upper_region(gm, addr);
+    first = gm_upper_region(gm, addr);
     for (i = first; i < gm->nregions && gm->regions[i].start < end; i++) {
         GuestRegion *r = &gm->regions[i];
         if (r->prot != prot) {
@@ -591,7 +545,7 @@ bool guest_mem_protect(GuestMemory *gm, uint64_t addr, uint64_t len, int prot)
             r->prot = prot;
             /* Translations made under the old permissions are stale
              * (losing EXEC must stop cached code from running). */
-            code_range_event(gm, s, e - s);
+            gm_code_range_event(gm, s, e - s);
         }
     }
     merge_range(gm, first, i);
@@ -616,17 +570,17 @@ bool guest_mem_move(GuestMemory *gm, uint64_t old_addr, uint64_t len, uint64_t n
         range_overlaps(gm, new_addr, new_addr + len)) {
         return false;
     }
-    code_range_event(gm, old_addr, len);
+    gm_code_range_event(gm, old_addr, len);
     split_at(gm, old_addr);
     split_at(gm, old_addr + len);
-    first = upper_region(gm, old_addr);
+    first = gm_upper_region(gm, old_addr);
     while (first + n < gm->nregions && gm->regions[first + n].start < old_addr + len) {
         n++;
     }
     moved = g_memdup2(&gm->regions[first], n * sizeof(GuestRegion));
     delete_regions(gm, first, n);
     delta = new_addr - old_addr; /* modulo 2^64 */
-    at = upper_region(gm, new_addr);
+    at = gm_upper_region(gm, new_addr);
     for (size_t k = 0; k < n; k++) {
         moved[k].start += delta;
         moved[k].end += delta;
@@ -641,7 +595,7 @@ bool guest_mem_move(GuestMemory *gm, uint64_t old_addr, uint64_t len, uint64_t n
 
 int guest_mem_prot(GuestMemory *gm, uint64_t addr)
 {
-    GuestRegion *r = find_region(gm, addr);
+    GuestRegion *r = gm_find_region(gm, addr);
 
     return r ? r->prot : -1;
 }
@@ -659,7 +613,7 @@ uint64_t guest_mem_find_free(GuestMemory *gm, uint64_t hint, uint64_t len)
         return UINT64_MAX;
     }
     cur = page_align_up(hint);
-    i = upper_region(gm, cur);
+    i = gm_upper_region(gm, cur);
     for (;;) {
         uint64_t gap_end = i < gm->nregions ? gm->regions[i].start : gm->limit;
         if (cur > gm->limit || len > gm->limit - cur) {
@@ -678,284 +632,3 @@ uint64_t guest_mem_find_free(GuestMemory *gm, uint64_t hint, uint64_t len)
     }
 }
 
-/* ------------------------------------------------------------------ */
-/* Checked access                                                      */
-/* ------------------------------------------------------------------ */
-
-/* Check that [addr, addr + len) is mapped and allows @access (@debug:
- * any RAM, no MMIO).  len may reach past 2^64: the walk faults at the
- * limit first. */
-static GuestFault check_range(const GuestMemory *gm, uint64_t addr, uint64_t len, int access,
-                              bool debug, uint64_t *fault_addr)
-{
-    uint64_t cur = addr;
-    size_t i = upper_region(gm, addr);
-
-    while (len) {
-        const GuestRegion *r;
-        uint64_t n;
-
-        if (i >= gm->nregions || gm->regions[i].start > cur) {
-            *fault_addr = cur;
-            return GM_FAULT_UNMAPPED;
-        }
-        r = &gm->regions[i];
-        if (debug && r->kind == REGION_MMIO) {
-            *fault_addr = cur;
-            return GM_FAULT_MMIO;
-        }
-        if (!debug && (r->prot & access) != access) {
-            *fault_addr = cur;
-            return GM_FAULT_PROT;
-        }
-        n = r->end - cur;
-        if (n >= len) {
-            break;
-        }
-        len -= n;
-        cur = r->end;
-        i++;
-    }
-    return GM_OK;
-}
-
-static GuestFault mmio_piece(const GuestRegion *r, uint64_t addr, unsigned size, bool is_write,
-                             uint64_t *value)
-{
-    uint64_t off = addr - r->mmio_base;
-
-    if (is_write) {
-        if (!r->ops->write || !r->ops->write(r->opaque, off, size, *value)) {
-            return GM_FAULT_MMIO;
-        }
-    } else {
-        if (!r->ops->read || !r->ops->read(r->opaque, off, size, value)) {
-            return GM_FAULT_MMIO;
-        }
-    }
-    return GM_OK;
-}
-
-/* Access a device range in naturally aligned pieces of up to 8 bytes. */
-static GuestFault mmio_copy(const GuestRegion *r, uint64_t addr, uint8_t *buf, uint64_t len,
-                            bool is_write, uint64_t *fault_addr)
-{
-    while (len) {
-        unsigned size = MMIO_MAX_ACCESS;
-        uint64_t v = 0;
-        while (size > 1 && ((addr & (size - 1)) || size > len)) {
-            size >>= 1;
-        }
-        if (is_write) {
-            memcpy(&v, buf, size);
-        }
-        if (mmio_piece(r, addr, size, is_write, &v) != GM_OK) {
-            *fault_addr = addr;
-            return GM_FAULT_MMIO;
-        }
-        if (!is_write) {
-            memcpy(buf, &v, size);
-        }
-        addr += size;
-        buf += size;
-        len -= size;
-    }
-    return GM_OK;
-}
-
-/* Copy between @buf and a range check_range() accepted. */
-static GuestFault copy_range(GuestMemory *gm, uint64_t addr, uint8_t *buf, uint64_t len,
-                             bool is_write, uint64_t *fault_addr)
-{
-    while (len) {
-        const GuestRegion *r = find_region(gm, addr);
-        uint64_t n = r->end - addr;
-        if (n > len) {
-            n = len;
-        }
-        if (r->kind == REGION_RAM) {
-            uint8_t *host = r->host + (addr - r->start);
-            if (is_write) {
-                memcpy(host, buf, n);
-            } else {
-                memcpy(buf, host, n);
-            }
-        } else if (mmio_copy(r, addr, buf, n, is_write, fault_addr) != GM_OK) {
-            return GM_FAULT_MMIO;
-        }
-        addr += n;
-        buf += n;
-        len -= n;
-    }
-    return GM_OK;
-}
-
-static GuestFault access_range(GuestMemory *gm, uint64_t addr, void *buf, size_t len,
-                               int access, bool is_write, bool debug, uint64_t *fault_addr)
-{
-    uint64_t fa = 0;
-    GuestFault f;
-
-    if (len == 0) {
-        return GM_OK;
-    }
-    f = check_range(gm, addr, len, access, debug, &fa);
-    if (f == GM_OK && is_write) {
-        code_range_event(gm, addr, len);
-    }
-    if (f == GM_OK) {
-        f = copy_range(gm, addr, buf, len, is_write, &fa);
-    }
-    if (f != GM_OK && fault_addr) {
-        *fault_addr = fa;
-    }
-    return f;
-}
-
-GuestFault guest_mem_read(GuestMemory *gm, uint64_t addr, void *buf, size_t len, int access,
-                          uint64_t *fault_addr)
-{
-    return access_range(gm, addr, buf, len, access, false, false, fault_addr);
-}
-
-GuestFault guest_mem_write(GuestMemory *gm, uint64_t addr, const void *buf, size_t len,
-                           uint64_t *fault_addr)
-{
-    return access_range(gm, addr, (void *)buf, len, GM_PROT_WRITE, true, false, fault_addr);
-}
-
-GuestFault guest_mem_debug_rw(GuestMemory *gm, uint64_t addr, void *buf, size_t len,
-                              bool is_write)
-{
-    return access_range(gm, addr, buf, len, 0, is_write, true, NULL);
-}
-
-GuestFault guest_mem_mmio_access(GuestMemory *gm, uint64_t addr, unsigned size, bool is_write,
-                                 uint64_t *value)
-{
-    const GuestRegion *r = find_region(gm, addr);
-
-    if (!r || r->kind != REGION_MMIO) {
-        return GM_FAULT_UNMAPPED;
-    }
-    if ((size != 1 && size != 2 && size != 4 && size != 8) || (addr & (size - 1))) {
-        return GM_FAULT_ALIGN;
-    }
-    if (r->end - addr < size) {
-        return GM_FAULT_UNMAPPED;
-    }
-    return mmio_piece(r, addr, size, is_write, value);
-}
-
-bool guest_mem_page_info(GuestMemory *gm, uint64_t addr, uint8_t **host_page, int *prot,
-                         bool *is_code, bool *mmio)
-{
-    const GuestRegion *r = find_region(gm, addr);
-    uint64_t page = addr & GUEST_PAGE_MASK;
-
-    *mmio = false;
-    if (!r) {
-        return false;
-    }
-    if (r->kind == REGION_MMIO) {
-        *mmio = true;
-        *prot = r->prot;
-        return false;
-    }
-    *host_page = r->host + (page - r->start);
-    *prot = r->prot;
-    *is_code = g_hash_table_size(gm->code_pages) != 0 &&
-               g_hash_table_contains(gm->code_pages, page_key(page));
-    return true;
-}
-
-/* ------------------------------------------------------------------ */
-/* 2-D windows                                                         */
-/* ------------------------------------------------------------------ */
-
-/* Host pointer for [addr, addr + len) if it lies in one block-contiguous
- * run of RAM regions, else NULL.  @len > 0 and the range is mapped. */
-static uint8_t *contiguous_host(const GuestMemory *gm, uint64_t addr, uint64_t len)
-{
-    size_t i = upper_region(gm, addr);
-    const GuestRegion *r = &gm->regions[i];
-    uint64_t last = addr + (len - 1);
-
-    if (r->kind != REGION_RAM) {
-        return NULL;
-    }
-    while (r->end - 1 < last) {
-        const GuestRegion *nx;
-        if (i + 1 >= gm->nregions) {
-            return NULL;
-        }
-        nx = &gm->regions[i + 1];
-        if (nx->start != r->end || nx->kind != REGION_RAM || nx->block != r->block ||
-            nx->host != r->host + (r->end - r->start)) {
-            return NULL;
-        }
-        r = nx;
-        i++;
-    }
-    r = &gm->regions[upper_region(gm, addr)];
-    return r->host + (addr - r->start);
-}
-
-GuestFault guest_mem_window(GuestMemory *gm, uint64_t base, uint64_t rows, uint64_t row_bytes,
-                            uint64_t stride, int access, uint8_t **host, uint64_t *fault_addr)
-{
-    uint64_t span, fa = 0;
-    bool span_fits;
-    GuestFault f;
-
-    *host = NULL;
-    if (rows == 0 || row_bytes == 0) {
-        return GM_OK;
-    }
-    span_fits = !__builtin_mul_overflow(rows - 1, stride, &span) &&
-                !__builtin_add_overflow(span, row_bytes, &span) &&
-                span - 1 <= UINT64_MAX - base;
-
-    if (stride <= row_bytes) {
-        /* Rows touch or overlap: the footprint is one range. */
-        f = check_range(gm, base, span_fits ? span : UINT64_MAX - base, access, false, &fa);
-    } else {
-        /* Disjoint rows: check row by row, skipping the rows that lie in
-         * the same region as a checked one, so the cost is O(regions). */
-        uint64_t row = 0;
-        f = GM_OK;
-        while (row < rows) {
-            uint64_t off, addr;
-            const GuestRegion *r;
-            if (__builtin_mul_overflow(row, stride, &off) ||
-                __builtin_add_overflow(base, off, &addr)) {
-                fa = UINT64_MAX;
-                f = GM_FAULT_UNMAPPED;
-                break;
-            }
-            f = check_range(gm, addr, row_bytes, access, false, &fa);
-            if (f != GM_OK) {
-                break;
-            }
-            r = find_region(gm, addr);
-            if (r->end - addr >= row_bytes) {
-                /* Rows row+1.. starting in r and ending by r->end are fine. */
-                uint64_t room = r->end - addr - row_bytes;
-                uint64_t more = room / stride;
-                row += more + 1;
-            } else {
-                row++;
-            }
-        }
-    }
-    if (f != GM_OK) {
-        if (fault_addr) {
-            *fault_addr = fa;
-        }
-        return f;
-    }
-    if (span_fits) {
-        *host = contiguous_host(gm, base, span);
-    }
-    return GM_OK;
-}
