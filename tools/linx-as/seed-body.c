@@ -60,11 +60,11 @@ static bool is_type_suffix(const char *p)
 {
     static const char *const sfx[] = { ".sw", ".uw", ".sd", ".ud", ".sh", ".uh", ".sb", ".ub",
                                         ".fs", ".fd", ".fh", ".w", ".d", ".h", ".b" };
-    size_t n = 1 + as_ident_len(p + 1);
+    size_t n = 1;
+
     if (p[0] != '.') {
         return false;
     }
-    n = 1;
     while (as_is_ident_char((unsigned char)p[n]) && p[n] != '.') {
         n++;
     }
