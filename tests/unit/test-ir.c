@@ -25,7 +25,15 @@ static void h_void(uint64_t a)
     (void)a;
 }
 
+static void h_noreturn(uint64_t a)
+{
+    (void)a;
+    abort();
+}
+
 static const IRHelperInfo info_add = { "add2", (void *)h_add, 2, 1, IR_CALL_NO_RWG, NULL };
+static const IRHelperInfo info_noreturn = { "raise", (void *)h_noreturn, 1, 0,
+                                            IR_CALL_NORETURN, NULL };
 static const IRHelperInfo info_void = { "sink", (void *)h_void, 1, 0, 0, NULL };
 
 /* Run the dumper into a string. */
@@ -330,6 +338,17 @@ static void test_validate_rules(void **state)
     assert_false(validates(ir));
     ir->insns[1].nin = 2;
     ir->insns[1].args[3] = 55; /* helper index */
+    assert_false(validates(ir));
+    ir_context_free(ir);
+
+    /* A list may end in a call that never returns (the optimiser drops
+     * the unreachable exit_tb after it); an ordinary call may not. */
+    ir = valid_prefix(&g, &t);
+    ir_gen_call(ir, &info_noreturn, IR_NO_TEMP, 1, &t);
+    assert_true(validates(ir));
+    ir_context_free(ir);
+    ir = valid_prefix(&g, &t);
+    ir_gen_call(ir, &info_void, IR_NO_TEMP, 1, &t);
     assert_false(validates(ir));
     ir_context_free(ir);
 
