@@ -585,9 +585,29 @@ enum {
     F16_INF = 0x7c00,
 };
 
+/* CPUID leaf 1 ECX bits and the XCR0 bits the OS sets when it saves the
+ * AVX (VEX) register state. */
+enum {
+    CPUID1_ECX_OSXSAVE = 1u << 27,
+    CPUID1_ECX_F16C = 1u << 29,
+    XCR0_SSE_AVX = 6,
+};
+
+/* F16C with OS support for VEX-encoded instructions.  Queried per bulk
+ * call (CPUID is slow, but one call per buffer is noise); compilers differ
+ * in whether __builtin_cpu_supports knows "f16c" (clang 14 does not). */
 static bool host_has_f16c(void)
 {
-    return __builtin_cpu_supports("f16c");
+    unsigned a, b, c, d;
+    uint32_t xcr0_lo, xcr0_hi;
+
+    __asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d)
+                     : "a"(1), "c"(0));
+    if (!(c & CPUID1_ECX_F16C) || !(c & CPUID1_ECX_OSXSAVE)) {
+        return false;
+    }
+    __asm__ volatile("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
+    return (xcr0_lo & XCR0_SSE_AVX) == XCR0_SSE_AVX;
 }
 
 bool linx_host_cvt_f32_f16(LinxFpEnv *fe, uint8_t *dst, const uint8_t *src,
