@@ -92,9 +92,12 @@ static bool load_elf(GuestMemory *gm, const char *path, uint64_t *entry)
         if (s->type != ELF_PT_LOAD || s->memsz == 0) {
             continue;
         }
-        if (s->filesz > s->memsz || s->offset + s->filesz > ef.size ||
-            !guest_mem_map(gm, lo, hi - lo, rwx, true) ||
-            guest_mem_write(gm, s->vaddr, ef.data + s->offset, s->filesz, NULL) != GM_OK) {
+        bool ok = s->filesz <= s->memsz && s->offset + s->filesz <= ef.size;
+        /* Page by page: segments may share a page. */
+        for (uint64_t p = lo; ok && p < hi; p += GUEST_PAGE_SIZE) {
+            ok = guest_mem_prot(gm, p) >= 0 || guest_mem_map(gm, p, GUEST_PAGE_SIZE, rwx, false);
+        }
+        if (!ok || guest_mem_write(gm, s->vaddr, ef.data + s->offset, s->filesz, NULL) != GM_OK) {
             fprintf(stderr, "linx-run: %s: segment %u (0x%" PRIx64 ", %" PRIu64
                     " bytes) cannot be loaded\n", path, i, s->vaddr, s->memsz);
             elf_file_close(&ef);
