@@ -22,14 +22,18 @@ static bool valid_format(LinxFpFormat fmt)
     return (unsigned)fmt < LINX_FP_NUM_FORMATS;
 }
 
+/* Infinity shifted left by one (sign dropped): anything above is NaN. */
+#define F64_INF_SHL1 UINT64_C(0xffe0000000000000)
+#define F32_INF_SHL1 UINT32_C(0xff000000)
+
 /* NaN test on raw bits, cheap enough for the fast path. */
 static bool nan_bits(uint64_t x, LinxFpFormat fmt)
 {
     switch (fmt) {
     case LINX_FP64:
-        return (x << 1) > UINT64_C(0xffe0000000000000);
+        return (x << 1) > F64_INF_SHL1;
     case LINX_FP32:
-        return (uint32_t)(x << 1) > UINT32_C(0xff000000);
+        return (uint32_t)(x << 1) > F32_INF_SHL1;
     default:
         return linx_fp_is_nan(x, fmt);
     }

@@ -240,13 +240,17 @@ enum {
     HALF16 = 0x8000,
 };
 
+#define F32_ABS_MASK UINT32_C(0x7fffffff)
+#define F32_INF UINT32_C(0x7f800000)
+#define F32_SIGN_SHIFT 31
+
 /* FP32 -> BF16 of one value by integer rounding of the top 16 bits: valid
  * for exponent fields 2..254 (no subnormal or tiny result possible) when
  * the result does not overflow; returns false otherwise. */
 static bool bf16_shortcut(LinxFpEnv *fe, uint32_t x, uint16_t *out)
 {
     uint32_t e = (x >> F32_EXP_SHIFT) & F32_EXP_FIELD;
-    bool neg = x >> 31;
+    bool neg = x >> F32_SIGN_SHIFT;
     uint32_t r;
 
     if (e < 2 || e == F32_EXP_FIELD) {
@@ -310,7 +314,7 @@ static bool bulk_shortcut(LinxFpEnv *fe, uint8_t *d, LinxFpFormat to,
         for (size_t i = 0; i < n; i++) {
             uint32_t h = (uint32_t)load_le(s + 2 * i, 2);
             uint32_t w = h << BF16_SHIFT;
-            if ((w & 0x7fffffffu) > 0x7f800000u) {
+            if ((w & F32_ABS_MASK) > F32_INF) {
                 w = (uint32_t)f2f(fe, h, LINX_BF16, LINX_FP32);
             }
             store_le(d + 4 * i, w, 4);
