@@ -1,0 +1,215 @@
+/*
+ * The LinxISA `virt` machine: RAM, devices, boot and the run loop (the
+ * map and the boot contract are in hw/linx/virt.h and docs/virt.md).
+ *
+ * One CPU.  Everything hangs off the LinxVirtMachine, so several machines
+ * can live in one process (the unit tests make many).
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hw/linx/buffers.h"
+#include "hw/linx/tile-regs.h"
+#include "hw/linx/virt.h"
+#include "target/linx/decode.h"
+#include "target/linx/disas.h"
+#include "tcg/exec.h"
+#include "util/elf-file.h"
+
+/*
+ * The exit trampoline (ra at boot): returning from the program stores a0
+ * to the EXIT register.  Verified against the decoder by
+ * tests/unit/test-virt.c:
+ *   C.BSTART.STD             0x0800
+ *   lui 0x10000, ->t         t#1 = 0x10000000 (the UART page)
+ *   swi a0, [t#1, 1]         *(u32 *)(t#1 + 4) = a0 (EXIT)
+ *   C.BSTOP                  0x0000
+ *   C.BSTART DIRECT, .       a loop, in case the store did not stop us
+ *   C.BSTOP
+ */
+static const uint8_t virt_tramp_code[VIRT_TRAMP_BYTES] = {
+    0x00, 0x08,             /* C.BSTART.STD */
+    0x97, 0x0f, 0x00, 0x10, /* lui 65536, ->t */
+    0x59, 0x20, 0x81, 0x03, /* swi a0, [t#1, 1] */
+    0x00, 0x00,             /* C.BSTOP */
+    0x02, 0x00,             /* C.BSTART DIRECT, . */
+    0x00, 0x00,             /* C.BSTOP */
+};
+
+static bool virt_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+/* Map RAM [0, size) around the device regions (listed in address order). */
+static bool map_ram(GuestMemory *gm, uint64_t size)
+{
+    uint64_t cur = VIRT_RAM_BASE;
+
+    for (size_t i = 0; i < VIRT_NUM_DEVICE_REGIONS && cur < size; i++) {
+        const LinxVirtRegion *r = &linx_virt_device_regions[i];
+        uint64_t end = r->base < size ? r->base : size;
+        if (end > cur && !guest_mem_map(gm, cur, end - cur, GM_PROT_ALL, false)) {
+            return false;
+        }
+        cur = r->base + r->size;
+    }
+    return cur >= size || guest_mem_map(gm, cur, size - cur, GM_PROT_ALL, false);
+}
+
+LinxVirtMachine *linx_virt_new(uint64_t ram_size, char *err, size_t errlen)
+{
+    LinxVirtMachine *m;
+
+    if (ram_size < VIRT_RAM_MIN || ram_size > VIRT_RAM_MAX || ram_size % GUEST_PAGE_SIZE) {
+        virt_fail(err, errlen,
+                  "RAM size %llu is not supported (1 MiB to 64 GiB, a multiple of 4 KiB)",
+                  (unsigned long long)ram_size);
+        return NULL;
+    }
+    /* The trampoline page must be RAM, not a device page. */
+    uint64_t tramp = (ram_size - 8) & ~(uint64_t)15;
+    if (!linx_virt_is_ram(ram_size, tramp, VIRT_TRAMP_BYTES) ||
+        !linx_virt_is_ram(ram_size, tramp - VIRT_STACK_GAP, VIRT_STACK_GAP)) {
+        virt_fail(err, errlen, "RAM size 0x%llx ends inside a device page",
+                  (unsigned long long)ram_size);
+        return NULL;
+    }
+    m = calloc(1, sizeof(*m));
+    if (!m) {
+        virt_fail(err, errlen, "out of memory");
+        return NULL;
+    }
+    m->ram_size = ram_size;
+    m->tramp = tramp;
+    m->initial_sp = (tramp - VIRT_STACK_GAP) & ~(uint64_t)15;
+    m->uart_out = stdout;
+    m->uart_in_fd = 0;
+    m->mem = guest_mem_new(GUEST_MEM_LIMIT_DEFAULT);
+    m->buffers = linx_buffers_new(LINX_BUF_PROFILE_A2A3);
+    m->tiles = linx_tile_state_new();
+    if (!m->mem || !m->buffers || !m->tiles || !map_ram(m->mem, ram_size) ||
+        !linx_virt_map_devices(m)) {
+        virt_fail(err, errlen, "cannot set up the address space");
+        linx_virt_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+void linx_virt_free(LinxVirtMachine *m)
+{
+    if (!m) {
+        return;
+    }
+    guest_mem_free(m->mem);
+    if (m->buffers) {
+        linx_buffers_free(m->buffers);
+    }
+    if (m->tiles) {
+        linx_tile_state_free(m->tiles);
+    }
+    free(m);
+}
+
+bool linx_virt_load(LinxVirtMachine *m, const char *path, char *err, size_t errlen)
+{
+    ElfFile ef;
+    bool ok;
+
+    if (!elf_file_open(&ef, path, err, errlen)) {
+        return false;
+    }
+    ok = linx_virt_load_elf(m->mem, m->ram_size, &ef, path, &m->entry, &m->image_end, err,
+                            errlen);
+    elf_file_close(&ef);
+    if (ok && m->image_end > m->initial_sp) {
+        return virt_fail(err, errlen,
+                         "%s: the image (ends at 0x%llx) overlaps the boot stack at 0x%llx; "
+                         "give the machine more RAM (-m)",
+                         path, (unsigned long long)m->image_end,
+                         (unsigned long long)m->initial_sp);
+    }
+    return ok;
+}
+
+void linx_virt_boot(LinxVirtMachine *m, CPULinxState *env)
+{
+    guest_mem_debug_rw(m->mem, m->tramp, (void *)virt_tramp_code, sizeof(virt_tramp_code), true);
+    linx_cpu_reset(env, m->entry, 0);
+    env->mem = m->mem;
+    env->tiles = m->tiles;
+    env->gpr[LINX_REG_SP] = m->initial_sp;
+    env->gpr[LINX_REG_RA] = m->tramp;
+    env->gpr[LINX_REG_A0] = 0;     /* hart id */
+    env->gpr[LINX_REG_A0 + 1] = 0; /* device tree: none */
+    env->gpr[LINX_REG_A0 + 2] = 0;
+    m->cpu = env;
+    m->stop = VIRT_RUNNING;
+}
+
+static void report_trap(LinxVirtMachine *m, CPULinxState *env)
+{
+    unsigned trapnum = (unsigned)(env->trapno & 0xffffff);
+    unsigned cause = (unsigned)((env->trapno >> 24) & 0xffffff);
+    uint8_t buf[8];
+    size_t n = 0;
+    char text[LINX_DISAS_MAX] = "(not readable)";
+
+    while (n < sizeof(buf) && guest_mem_debug_rw(m->mem, env->trap_pc + n, buf + n, 2, false) ==
+                                  GM_OK) {
+        n += 2;
+    }
+    if (n) {
+        unsigned len;
+        linx_disas_bytes(buf, n, env->trap_pc, NULL, text, sizeof(text), &len);
+    }
+    fprintf(stderr,
+            "linx-system: unhandled trap %u (cause 0x%x) at pc 0x%" PRIx64 ": %s\n"
+            "  traparg0 0x%" PRIx64 "; the machine stops (no trap handler: virt does not "
+            "vector to EVBASE)\n",
+            trapnum, cause, env->trap_pc, text, env->traparg0);
+    linx_cpu_dump_state(env, stderr);
+}
+
+int linx_virt_run(LinxVirtMachine *m, CPULinxState *env)
+{
+    while (m->stop == VIRT_RUNNING) {
+        int r = cpu_exec(env);
+
+        if (m->stop != VIRT_RUNNING) {
+            break;
+        }
+        switch (r) {
+        case EXCP_TRAP:
+            report_trap(m, env);
+            linx_virt_request_stop(m, VIRT_STOP_TRAP, VIRT_EXIT_TRAP);
+            break;
+        case EXCP_EXIT:
+            linx_virt_request_stop(m, VIRT_STOP_EXIT, env->exit_code);
+            break;
+        case EXCP_HALTED:
+            fprintf(stderr, "linx-system: the CPU cannot run\n");
+            linx_virt_request_stop(m, VIRT_STOP_ERROR, VIRT_EXIT_TRAP);
+            break;
+        default:
+            break; /* EXCP_INTERRUPT, EXCP_DEBUG */
+        }
+    }
+    env->exit_request = 0;
+    if (m->uart_out) {
+        fflush(m->uart_out);
+    }
+    if (!m->quiet && (m->stop == VIRT_STOP_EXIT || m->stop == VIRT_STOP_FINISHER)) {
+        fprintf(stderr, "LINX_INSN_COUNT=%" PRIu64 "\n", env->insn_count);
+    }
+    return m->exit_code;
+}
