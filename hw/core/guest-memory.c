@@ -180,6 +180,9 @@ static void insert_region(GuestMemory *gm, size_t at, const GuestRegion *r)
 
 static void delete_regions(GuestMemory *gm, size_t at, size_t count)
 {
+    if (count == 0) {
+        return; /* (regions may still be NULL: memmove must not see it) */
+    }
     memmove(&gm->regions[at], &gm->regions[at + count],
             (gm->nregions - at - count) * sizeof(GuestRegion));
     gm->nregions -= count;
