@@ -43,6 +43,9 @@ typedef struct OptTemp {
     uint64_t val;
     IRTemp next_copy, prev_copy; /* circular list of temps holding equal values */
     uint32_t seq;                /* definition order (older = smaller) */
+    /* Known extension: the value is the zero-extension of its low zbits
+     * bits and the sign-extension of its low sbits bits (64: unknown). */
+    uint8_t zbits, sbits;
 } OptTemp;
 
 typedef struct OptConstEntry {
@@ -173,7 +176,7 @@ static void opt_grow(OptContext *s)
         abort();
     }
     for (unsigned i = s->tcap; i < cap; i++) {
-        s->t[i] = (OptTemp){ .next_copy = i, .prev_copy = i };
+        s->t[i] = (OptTemp){ .next_copy = i, .prev_copy = i, .zbits = 64, .sbits = 64 };
     }
     s->tcap = cap;
 }
@@ -208,6 +211,7 @@ static void reset_temp(OptContext *s, IRTemp t)
     ts->is_const = temp_kind(s, t) == IR_TEMP_CONST;
     ts->val = ts->is_const ? (uint64_t)s->ir->temps[t].value : 0;
     ts->seq = s->seq++;
+    ts->zbits = ts->sbits = 64;
 }
 
 static void reset_all(OptContext *s)
@@ -218,6 +222,7 @@ static void reset_all(OptContext *s)
         s->t[i].is_const = temp_kind(s, i) == IR_TEMP_CONST;
         s->t[i].val = s->t[i].is_const ? (uint64_t)s->ir->temps[i].value : 0;
         s->t[i].seq = 0;
+        s->t[i].zbits = s->t[i].sbits = 64;
     }
 }
 
@@ -242,7 +247,10 @@ static void reset_globals_at(OptContext *s, int64_t off, unsigned size)
     }
 }
 
-static IRTemp const_temp(OptContext *s, uint64_t v)
+/* The one IR_TEMP_CONST temp of this TB that stands for @v: @have (an
+ * existing constant temp of that value, or IR_NO_TEMP) becomes it when
+ * the value is new, else a new constant temp is made. */
+static IRTemp canonical_const(OptContext *s, uint64_t v, IRTemp have)
 {
     if (s->consts_used * 2 >= s->consts_cap) {
         unsigned old_cap = s->consts_cap;
@@ -273,7 +281,7 @@ static IRTemp const_temp(OptContext *s, uint64_t v)
         OptConstEntry *e = &s->consts[h & (s->consts_cap - 1)];
         if (e->temp == IR_NO_TEMP) {
             e->value = v;
-            e->temp = ir_const(s->ir, (int64_t)v);
+            e->temp = have != IR_NO_TEMP ? have : ir_const(s->ir, (int64_t)v);
             s->consts_used++;
             opt_grow(s);
             s->t[e->temp].is_const = true;
@@ -286,14 +294,13 @@ static IRTemp const_temp(OptContext *s, uint64_t v)
     }
 }
 
-/* The temp that best stands for @t's current value. */
+/* The temp that best stands for @t's current value.  Equal constants
+ * become one temp, so common subexpressions see them as the same input. */
 static IRTemp best_copy(OptContext *s, IRTemp t)
 {
     if (s->t[t].is_const) {
-        if (temp_kind(s, t) == IR_TEMP_CONST) {
-            return t;
-        }
-        return const_temp(s, s->t[t].val);
+        return canonical_const(s, s->t[t].val,
+                               temp_kind(s, t) == IR_TEMP_CONST ? t : IR_NO_TEMP);
     }
     IRTemp best = t;
     for (IRTemp c = s->t[t].next_copy; c != t; c = s->t[c].next_copy) {
@@ -304,6 +311,153 @@ static IRTemp best_copy(OptContext *s, IRTemp t)
     }
     return best;
 }
+
+/* ------------------------------------------------------------------ */
+/* Known extensions                                                    */
+/* ------------------------------------------------------------------ */
+
+/* Bits needed to hold @v zero-extended / sign-extended. */
+static unsigned zbits_of(uint64_t v)
+{
+    return v ? 64 - (unsigned)__builtin_clzll(v) : 0;
+}
+
+static unsigned sbits_of(uint64_t v)
+{
+    uint64_t x = v ^ (uint64_t)((int64_t)v >> 63);
+
+    return x ? 65 - (unsigned)__builtin_clzll(x) : 1;
+}
+
+static unsigned temp_zbits(const OptContext *s, IRTemp t)
+{
+    return s->t[t].is_const ? zbits_of(s->t[t].val) : s->t[t].zbits;
+}
+
+static unsigned temp_sbits(const OptContext *s, IRTemp t)
+{
+    return s->t[t].is_const ? sbits_of(s->t[t].val) : s->t[t].sbits;
+}
+
+static void set_ext(OptContext *s, IRTemp d, unsigned zbits, unsigned sbits)
+{
+    /* A value that fits in z bits zero-extended fits in z + 1 signed. */
+    if (zbits < 64 && sbits > zbits + 1) {
+        sbits = zbits + 1;
+    }
+    s->t[d].zbits = (uint8_t)(zbits < 64 ? zbits : 64);
+    s->t[d].sbits = (uint8_t)(sbits < 64 ? sbits : 64);
+}
+
+static unsigned umax(unsigned a, unsigned b)
+{
+    return a > b ? a : b;
+}
+
+static unsigned umin(unsigned a, unsigned b)
+{
+    return a < b ? a : b;
+}
+
+/* Width in bits of a load (ld*, qemu_ld), and whether it sign-extends. */
+static bool load_width(const IRInsn *insn, unsigned *bits, bool *sign)
+{
+    switch (insn->op) {
+    case IR_ld8u:
+    case IR_ld8s:
+        *bits = 8;
+        *sign = insn->op == IR_ld8s;
+        return true;
+    case IR_ld16u:
+    case IR_ld16s:
+        *bits = 16;
+        *sign = insn->op == IR_ld16s;
+        return true;
+    case IR_ld32u:
+    case IR_ld32s:
+        *bits = 32;
+        *sign = insn->op == IR_ld32s;
+        return true;
+    case IR_qemu_ld:
+        *bits = 8u << (insn->args[2] & IR_MO_SIZE);
+        *sign = (insn->args[2] & IR_MO_SIGN) != 0;
+        return *bits < 64;
+    default:
+        return false;
+    }
+}
+
+/* Width of extension op @op (ext8s .. ext32u), or 0. */
+static unsigned ext_width(IROpcode op, bool *sign)
+{
+    *sign = op == IR_ext8s || op == IR_ext16s || op == IR_ext32s;
+    switch (op) {
+    case IR_ext8s:
+    case IR_ext8u:
+        return 8;
+    case IR_ext16s:
+    case IR_ext16u:
+        return 16;
+    case IR_ext32s:
+    case IR_ext32u:
+        return 32;
+    default:
+        return 0;
+    }
+}
+
+/* Record what is known about the extension of pure op @insn's result. */
+static void pure_ext_facts(OptContext *s, const IRInsn *insn)
+{
+    IRTemp d = (IRTemp)insn->args[0];
+    IRTemp a = insn->nin ? (IRTemp)insn->args[1] : d;
+    IRTemp b = insn->nin > 1 ? (IRTemp)insn->args[2] : d;
+    unsigned w;
+    bool sign;
+
+    switch (insn->op) {
+    case IR_setcond:
+        set_ext(s, d, 1, 2);
+        return;
+    case IR_clz:
+    case IR_ctz:
+    case IR_ctpop:
+        set_ext(s, d, 7, 8);
+        return;
+    case IR_and:
+        set_ext(s, d, umin(temp_zbits(s, a), temp_zbits(s, b)),
+                umax(temp_sbits(s, a), temp_sbits(s, b)));
+        return;
+    case IR_or:
+    case IR_xor:
+        set_ext(s, d, umax(temp_zbits(s, a), temp_zbits(s, b)),
+                umax(temp_sbits(s, a), temp_sbits(s, b)));
+        return;
+    case IR_movcond: {
+        IRTemp vt = (IRTemp)insn->args[3], vf = (IRTemp)insn->args[4];
+        set_ext(s, d, umax(temp_zbits(s, vt), temp_zbits(s, vf)),
+                umax(temp_sbits(s, vt), temp_sbits(s, vf)));
+        return;
+    }
+    case IR_shr:
+        if (s->t[b].is_const && (s->t[b].val & 63)) {
+            unsigned c = (unsigned)(s->t[b].val & 63);
+            unsigned z = temp_zbits(s, a);
+            set_ext(s, d, z > c ? umin(z - c, 64 - c) : 0, 64);
+        }
+        return;
+    default:
+        w = ext_width((IROpcode)insn->op, &sign);
+        if (w) {
+            set_ext(s, d, sign ? 64 : w, sign ? w : 64);
+        }
+        return;
+    }
+}
+
+/* An extension (or and-mask) of a value that is already extended that
+ * way is a copy.  Returns true when the op became a mov. */
+static bool simplify_extension(OptContext *s, IRInsn *insn);
 
 /* @d becomes a copy of @src. */
 static void set_copy(OptContext *s, IRTemp d, IRTemp src)
@@ -319,6 +473,8 @@ static void set_copy(OptContext *s, IRTemp d, IRTemp src)
     ds->prev_copy = src;
     s->t[ss->next_copy].prev_copy = d;
     ss->next_copy = d;
+    ds->zbits = ss->zbits;
+    ds->sbits = ss->sbits;
 }
 
 static void set_const(OptContext *s, IRTemp d, uint64_t v)
@@ -599,6 +755,29 @@ static bool opt_cse(OptContext *s, IRInsn *insn)
     return false;
 }
 
+static bool simplify_extension(OptContext *s, IRInsn *insn)
+{
+    IRTemp a = (IRTemp)insn->args[1];
+    bool sign;
+    unsigned w = ext_width((IROpcode)insn->op, &sign);
+
+    if (w) {
+        if (sign ? temp_sbits(s, a) <= w : temp_zbits(s, a) <= w) {
+            make_mov(s, insn, a);
+            return true;
+        }
+        return false;
+    }
+    if (insn->op == IR_and && s->t[insn->args[2]].is_const) {
+        uint64_t m = s->t[insn->args[2]].val;
+        if ((m & (m + 1)) == 0 && temp_zbits(s, a) <= zbits_of(m)) {
+            make_mov(s, insn, a); /* the mask keeps every bit that can be set */
+            return true;
+        }
+    }
+    return false;
+}
+
 /* A pure op with one output: fold, simplify, or record the output. */
 static void opt_pure(OptContext *s, IRInsn *insn)
 {
@@ -647,7 +826,9 @@ static void opt_pure(OptContext *s, IRInsn *insn)
             make_mov(s, insn, vt);
             return;
         }
-        opt_cse(s, insn);
+        if (!opt_cse(s, insn)) {
+            pure_ext_facts(s, insn);
+        }
         return;
     }
     if (op == IR_setcond) {
@@ -678,7 +859,12 @@ static void opt_pure(OptContext *s, IRInsn *insn)
     if (insn->nin == 2 && op != IR_setcond && simplify_binary(s, insn)) {
         return;
     }
-    opt_cse(s, insn);
+    if (simplify_extension(s, insn)) {
+        return;
+    }
+    if (!opt_cse(s, insn)) {
+        pure_ext_facts(s, insn);
+    }
 }
 
 /* brcond: decide it when possible.  Returns true when the code after it
@@ -863,8 +1049,13 @@ static void opt_forward(OptContext *s)
                 opt_pure(s, insn);
             } else {
                 /* Loads and other ops with results we do not compute. */
+                unsigned bits;
+                bool sign;
                 for (unsigned k = 0; k < insn->nout; k++) {
                     reset_temp(s, (IRTemp)insn->args[k]);
+                }
+                if (load_width(insn, &bits, &sign)) {
+                    set_ext(s, (IRTemp)insn->args[0], sign ? 64 : bits, sign ? bits : 64);
                 }
             }
             break;

@@ -124,6 +124,12 @@ static void gen_mov(X86Gen *g, const IRInsn *insn)
         return;
     }
     int rs = ra_load(g, s, X86_ANY_REG, 0);
+    if (g->temps[d].kind == IR_TEMP_GLOBAL && x86_arg_dies(g, insn, 0)) {
+        /* Nothing reads the global before it is written back anyway:
+         * store it now instead of copying into a register of its own. */
+        ra_store_output(g, d, rs);
+        return;
+    }
     int rd = ra_out_reg(g, insn, 0, rs, 0);
     x86_mov_rr(&g->e, rd, rs);
     ra_set_output_reg(g, d, rd);

@@ -464,6 +464,24 @@ void ra_set_output_reg(X86Gen *g, IRTemp t, int reg)
     ts->mem_coherent = false;
 }
 
+void ra_store_output(X86Gen *g, IRTemp t, int reg)
+{
+    X86Temp *ts = &g->temps[t];
+    int32_t disp;
+    int base;
+
+    if (ts->kind != IR_TEMP_GLOBAL) {
+        ra_fatal(g, "direct store of a temp that is not a global", t);
+    }
+    base = temp_home(g, t, &disp);
+    x86_st(&g->e, OPC_MOV_EvGv | X86_P_W, reg, base, disp);
+    if (ts->loc == X86_VAL_REG && g->reg_owner[ts->reg] == t) {
+        g->reg_owner[ts->reg] = X86_OWNER_FREE;
+    }
+    ts->loc = X86_VAL_MEM;
+    ts->mem_coherent = true;
+}
+
 void ra_set_output_const(X86Gen *g, IRTemp t, uint64_t v)
 {
     X86Temp *ts = &g->temps[t];

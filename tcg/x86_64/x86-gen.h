@@ -203,6 +203,8 @@ bool ra_const_s32(X86Gen *g, IRTemp t, int32_t *v);
 /* After the code of the op: drop dead inputs, bind outputs to registers. */
 void ra_set_output_reg(X86Gen *g, IRTemp t, int reg);
 void ra_set_output_const(X86Gen *g, IRTemp t, uint64_t v);
+/* Global output @t stored straight from @reg to env (no register kept). */
+void ra_store_output(X86Gen *g, IRTemp t, int reg);
 void ra_end_op(X86Gen *g, const IRInsn *insn);
 /* Write back temp @t if memory is stale. */
 void ra_sync_temp(X86Gen *g, IRTemp t);

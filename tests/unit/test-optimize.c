@@ -241,6 +241,50 @@ static void test_common_subexpressions(void **state)
     fixture_fini(&f);
 }
 
+/* Extensions of values already extended that way become copies; others
+ * stay (an unsigned 16-bit load is not sign-extended from 16 bits). */
+static void test_known_extensions(void **state)
+{
+    static const struct {
+        unsigned memop;  /* how the value was loaded */
+        IROpcode ext;
+        bool removed;
+    } cases[] = {
+        { IR_MO_16, IR_ext16u, true },   { IR_MO_16, IR_ext16s, false },
+        { IR_MO_16, IR_ext32s, true },   { IR_MO_16, IR_ext8u, false },
+        { IR_MO_32 | IR_MO_SIGN, IR_ext32s, true },
+        { IR_MO_32 | IR_MO_SIGN, IR_ext32u, false },
+        { IR_MO_8 | IR_MO_SIGN, IR_ext16s, true },
+        { IR_MO_8 | IR_MO_SIGN, IR_ext8u, false },
+        { IR_MO_64, IR_ext32u, false },
+    };
+    JitFixture f;
+
+    fixture_init(&f);
+    for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        ir_reset(f.ir);
+        IRTemp v = ir_temp(f.ir);
+        ir_gen_qemu_ld(f.ir, v, f.g[1], cases[k].memop, 0x10);
+        ir_gen_op2(f.ir, cases[k].ext, f.g[2], v);
+        ir_gen_exit_tb(f.ir, 0);
+        ir_optimize(f.ir);
+        assert_int_equal(count_op(f.ir, cases[k].ext), cases[k].removed ? 0 : 1);
+    }
+    /* setcond is 0/1; an and with a mask covering every possible bit goes. */
+    ir_reset(f.ir);
+    IRTemp c = ir_temp(f.ir), v = ir_temp(f.ir);
+    ir_gen_setcond(f.ir, IR_COND_LT, c, f.g[1], f.g[2]);
+    ir_gen_op2(f.ir, IR_ext8u, f.g[3], c);
+    ir_gen_qemu_ld(f.ir, v, f.g[1], IR_MO_16, 0x10);
+    ir_gen_andi(f.ir, f.g[4], v, 0xffff);
+    ir_gen_andi(f.ir, f.g[5], v, 0xfff);
+    ir_gen_exit_tb(f.ir, 0);
+    ir_optimize(f.ir);
+    assert_int_equal(count_op(f.ir, IR_ext8u), 0);
+    assert_int_equal(count_op(f.ir, IR_and), 1);
+    fixture_fini(&f);
+}
+
 static void test_identities(void **state)
 {
     static const struct {
@@ -481,6 +525,7 @@ int main(void)
         cmocka_unit_test(test_pass_folds_every_pure_op),
         cmocka_unit_test(test_copy_propagation),
         cmocka_unit_test(test_common_subexpressions),
+        cmocka_unit_test(test_known_extensions),
         cmocka_unit_test(test_identities),
         cmocka_unit_test(test_branches_and_unreachable_code),
         cmocka_unit_test(test_dead_code),

@@ -47,6 +47,15 @@ typedef struct Dis {
     size_t n;
 } Dis;
 
+/* Free the instructions of the last decode. */
+static void dis_release(Dis *d)
+{
+    if (d->n) {
+        cs_free(d->insn, d->n);
+        d->n = 0;
+    }
+}
+
 static int setup(void **state)
 {
     static Dis d;
@@ -63,12 +72,14 @@ static int teardown(void **state)
 {
     Dis *d = *state;
 
+    dis_release(d);
     cs_close(&d->cs);
     return 0;
 }
 
 static X86Emitter *start(Dis *d)
 {
+    dis_release(d);
     d->e = (X86Emitter){ .buf = d->buf, .rx_base = FAKE_RX, .cap = BUF_SIZE };
     return &d->e;
 }
@@ -77,9 +88,7 @@ static X86Emitter *start(Dis *d)
 static const cs_x86 *decode_one(Dis *d, const char *mnemonic)
 {
     assert_false(d->e.overflow);
-    if (d->n) {
-        cs_free(d->insn, d->n);
-    }
+    dis_release(d);
     d->n = cs_disasm(d->cs, d->buf, d->e.pos, FAKE_RX, 0, &d->insn);
     if (d->n != 1 || d->insn[0].size != d->e.pos) {
         fail_msg("expected one %s in %zu bytes, decoded %zu insns", mnemonic, d->e.pos, d->n);
@@ -94,9 +103,7 @@ static const cs_x86 *decode_one(Dis *d, const char *mnemonic)
 /* The same for a mnemonic family (cmovcc). */
 static const cs_x86 *decode_prefix(Dis *d, const char *prefix)
 {
-    if (d->n) {
-        cs_free(d->insn, d->n);
-    }
+    dis_release(d);
     d->n = cs_disasm(d->cs, d->buf, d->e.pos, FAKE_RX, 0, &d->insn);
     assert_int_equal(d->n, 1);
     assert_int_equal(d->insn[0].size, d->e.pos);
@@ -358,9 +365,8 @@ static void test_memory_operands(void **state)
         assert_int_equal(x->operands[0].size, size);
     }
     x86_sti64(start(d), X86_RBP, 0x100, UINT64_C(0x1122334455667788));
-    assert_int_equal(cs_disasm(d->cs, d->buf, d->e.pos, FAKE_RX, 0, &d->insn), 2);
-    cs_free(d->insn, 2);
-    d->n = 0;
+    d->n = cs_disasm(d->cs, d->buf, d->e.pos, FAKE_RX, 0, &d->insn);
+    assert_int_equal(d->n, 2);
 }
 
 static void test_branches_and_padding(void **state)
@@ -385,10 +391,9 @@ static void test_branches_and_padding(void **state)
     expect_imm(x, 0, (int64_t)(FAKE_RX + 0x10000));
     e = start(d);
     x86_call_to(e, UINT64_C(0x5555aaaa0000), X86_R11);
-    assert_int_equal(cs_disasm(d->cs, d->buf, e->pos, FAKE_RX, 0, &d->insn), 2);
+    d->n = cs_disasm(d->cs, d->buf, e->pos, FAKE_RX, 0, &d->insn);
+    assert_int_equal(d->n, 2);
     assert_string_equal(d->insn[1].mnemonic, "call");
-    cs_free(d->insn, 2);
-    d->n = 0;
     e = start(d);
     x86_jmp_to(e, FAKE_RX - 0x1000);
     x = decode_one(d, "jmp");
@@ -399,19 +404,15 @@ static void test_branches_and_padding(void **state)
         x86_byte(e, OPC_RET);
         x86_align(e, 16, phase);
         assert_int_equal(e->pos % 16, phase ? phase : 0);
-        size_t n = cs_disasm(d->cs, d->buf, e->pos, FAKE_RX, 0, &d->insn);
+        d->n = cs_disasm(d->cs, d->buf, e->pos, FAKE_RX, 0, &d->insn);
         size_t bytes = 0;
-        for (size_t i = 0; i < n; i++) {
+        for (size_t i = 0; i < d->n; i++) {
             bytes += d->insn[i].size;
             if (i > 0) {
                 assert_int_equal(strcmp(d->insn[i].mnemonic, "nop"), 0);
             }
         }
         assert_int_equal(bytes, e->pos);
-        if (n) {
-            cs_free(d->insn, n);
-        }
-        d->n = 0;
     }
     /* Overflow is reported and nothing is written past the end. */
     uint8_t small[4] = { 0xaa, 0xaa, 0xaa, 0xaa };
