@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hw/linx/buffers-loaddata.h"
+
 #define KB (UINT32_C(1) << 10)
 
 enum {
@@ -83,6 +85,7 @@ void linx_buffers_reset(LinxBuffers *b)
         memset(b->buf[i].data, 0, b->buf[i].size);
         b->buf[i].guest_reads = b->buf[i].guest_writes = 0;
     }
+    memset(b->ld_reg, 0, sizeof(b->ld_reg));
 }
 
 /* ------------------------------------------------------------------ */
@@ -118,6 +121,9 @@ static const GuestMMIOOps buffer_ops = { buffer_read, buffer_write };
 
 bool linx_buffers_map(LinxBuffers *b, GuestMemory *gm, uint64_t base)
 {
+    uint64_t old_base = b->base;
+    GuestMemory *old_gm = b->gm;
+
     for (unsigned i = 0; i < LINX_BUF__COUNT; i++) {
         LinxBuffer *x = &b->buf[i];
 
@@ -129,6 +135,15 @@ bool linx_buffers_map(LinxBuffers *b, GuestMemory *gm, uint64_t base)
         }
     }
     b->base = base;
+    b->gm = gm;
+    if (!linx_loaddata_map_regs(b, gm)) {
+        for (unsigned j = 0; j < LINX_BUF__COUNT; j++) {
+            guest_mem_unmap(gm, base + b->buf[j].window, b->buf[j].window_len);
+        }
+        b->base = old_base;
+        b->gm = old_gm;
+        return false;
+    }
     return true;
 }
 

@@ -16,7 +16,7 @@
  *
  *   base + 0x000000  L1   (1 MB window)     base + 0x180000  L0C (512 KB)
  *   base + 0x100000  L0A  (256 KB)          base + 0x200000  UB  (512 KB)
- *   base + 0x140000  L0B  (256 KB)
+ *   base + 0x140000  L0B  (256 KB)          base + 0x280000  LoadData 2D registers (4 KB)
  *
  * The storage belongs to the buffer object (engines such as LoadData and
  * the cube use it directly through linx_buffer_range(), which checks
@@ -38,7 +38,8 @@
 #include "hw/core/guest-memory.h"
 
 #define LINX_BUFFERS_DEFAULT_BASE UINT64_C(0x18000000)
-#define LINX_BUFFERS_WINDOW_SPAN UINT64_C(0x280000)
+#define LINX_BUFFERS_WINDOW_SPAN UINT64_C(0x281000) /* windows + LoadData registers */
+#define LINX_BUFFERS_LD_NREGS 9
 
 typedef enum LinxBufferId {
     LINX_BUF_L1 = 0,
@@ -75,6 +76,9 @@ typedef struct LinxBuffers {
     LinxBuffer buf[LINX_BUF__COUNT];
     LinxBufferProfile profile;
     uint64_t base;      /* guest base of the windows once mapped, else 0 */
+    GuestMemory *gm;    /* the address space they are mapped in */
+    /* LoadData 2D register page (buffers-loaddata.h): raw registers. */
+    uint64_t ld_reg[LINX_BUFFERS_LD_NREGS];
 } LinxBuffers;
 
 LinxBuffers *linx_buffers_new(LinxBufferProfile profile);
