@@ -4,7 +4,7 @@
  */
 #include "hw/linx/tile-dtype.h"
 
-#include <math.h>
+#include <math.h> /* NAN (no libm calls) */
 #include <stddef.h>
 #include <string.h>
 
@@ -180,7 +180,7 @@ float linx_e4m3_to_float(uint8_t v)
     if (exp == 0) {
         r = (float)mant * 0x1p-9f;
     } else {
-        r = ldexpf(1.0f + (float)mant / 8.0f, (int)exp - E4M3_BIAS);
+        r = f32_from_bits((exp - E4M3_BIAS + FP32_BIAS) << FP32_MANT_BITS | mant << 20);
     }
     return (v & 0x80) ? -r : r;
 }

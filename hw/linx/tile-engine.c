@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "hw/linx/tile-cube.h"
 #include "tcg/exec.h"
 
 enum {
@@ -95,6 +96,69 @@ void linx_tile_header_to_tma(const LinxBlockHeader *h, const uint64_t lb[3], Tma
     }
 }
 
+bool linx_tile_header_to_cube(const LinxBlockHeader *h, const uint64_t lb[3], LinxCubeOp *op,
+                              TmaFault *f)
+{
+    bool cvt = h->func == LINX_CUBE_ACCCVT;
+
+    memset(op, 0, sizeof(*op));
+    op->func = (uint8_t)h->func;
+    op->dtype = (uint8_t)h->dtype;
+    /* Mandatory descriptors, in the digest's order B.ARG > B.TEXT > B.IOT >
+     * B.IOR > B.DIM (linxisa-digest 4.1). */
+    if (!present(h->arg)) {
+        tma_rule_fault(TMA_R_MISSING_ARG, 0, f);
+        return false;
+    }
+    if (present(h->text)) {
+        tma_rule_fault(TMA_R_TEXT_IN_TMA, 0, f);
+        return false;
+    }
+    if (h->niot == 0) {
+        tma_rule_fault(TMA_R_MISSING_IOT, 0, f);
+        return false;
+    }
+    if (cvt && h->nior == 0) {
+        tma_rule_fault(TMA_R_MISSING_IOR, 0, f);
+        return false;
+    }
+    if ((h->dim_mask & 7) != 7) {
+        tma_rule_fault(TMA_R_MISSING_DIM, 0, f);
+        return false;
+    }
+    op->m = lb[0];
+    op->n = lb[1];
+    op->k = lb[2];
+    /* B.ARG: the quant mode of ACCCVT (format field); TMATMUL's operand
+     * layouts are fixed (decisions.md 6), so its B.ARG value is not read. */
+    if (cvt) {
+        uint32_t w = (uint32_t)h->arg;
+        op->quant = (w & BARG_FORMAT_MASK) == BARG_FORMAT_MATCH ? (uint8_t)bits(w, 11, 7)
+                                                                : LINX_CUBE_QUANT_NONE;
+        op->quant_word = h->nior >= 2 ? (h->ior[0] & 0xffffffffu) |
+                                            (h->ior[1] & 0x1ff) << 37
+                                      : h->ior[0];
+    }
+    for (uint64_t i = 0; i < h->niot && i < LINX_HDR_MAX_IOT; i++) {
+        uint32_t w = (uint32_t)h->iot[i];
+        unsigned f3 = bits(w, 14, 12);
+
+        if (i == 0) {
+            op->dst_kind = (uint8_t)bits(w, 27, 25);
+            op->dst_bytes = f3 >= 6 ? 1u << (bits(w, 11, 7) + 4)
+                                    : (uint32_t)(h->iot[i] >> IOT_SIZE_SHIFT);
+        }
+        for (unsigned s = 0; s < 2; s++) {
+            if (!bits(w, 28 + s, 28 + s) && op->nsrc < 2) {
+                op->src[op->nsrc++] = (uint8_t)bits(w, 19 + 5 * s, 15 + 5 * s);
+            } else if (!bits(w, 28 + s, 28 + s)) {
+                op->nsrc++; /* more than two: rejected by the cube */
+            }
+        }
+    }
+    return true;
+}
+
 void linx_tile_engine_init(LinxTileEngine *e, const TmaOptions *opts)
 {
     memset(e, 0, sizeof(*e));
@@ -119,8 +183,20 @@ void linx_tile_block_engine(CPULinxState *env, void *opaque)
     TmaRuntimeArgs a;
     TmaFault f;
 
+    if (h->type == LINX_BLK_CUBE && env->tiles) {
+        LinxCubeOp op;
+
+        if (!linx_tile_header_to_cube(h, env->lb, &op, &f) ||
+            !linx_cube_exec(env->tiles, &op, &f)) {
+            raise_fault(env, &f);
+        }
+        if (e) {
+            e->cube_blocks++;
+        }
+        return;
+    }
     if (h->type != LINX_BLK_TMA || !env->tiles || !env->mem) {
-        if (e && e->next && h->type != LINX_BLK_TMA) {
+        if (e && e->next && h->type != LINX_BLK_TMA && h->type != LINX_BLK_CUBE) {
             e->next(env, e->next_opaque);
             return;
         }

@@ -4,7 +4,8 @@
  * Today the front end gathers a tile/kernel header into env->hdr as it
  * executes and, at block commit, calls env->block_engine
  * (docs/frontend.md, "Tile and kernel headers").  This engine runs TMA
- * headers (TLOAD/TSTORE/TMOV) from that record: it turns env->hdr plus
+ * headers (TLOAD/TSTORE/TMOV) and CUBE headers (TMATMUL, TMATMUL.ACC,
+ * ACCCVT: tile-cube.h) from that record.  For TMA it turns env->hdr plus
  * LB0-2 into a TmaDesc whose dimensions are the run-time values, plans it
  * (a one-entry plan cache makes a loop's repeated header cheap), runs
  * tma_exec() and raises the architectural exception on a fault.  Headers
@@ -38,7 +39,7 @@ typedef struct LinxTileEngine {
     TmaDesc cache_desc;
     TmaPlan cache_plan;
     /* statistics */
-    uint64_t tma_blocks, plan_hits;
+    uint64_t tma_blocks, cube_blocks, plan_hits;
 } LinxTileEngine;
 
 /* @opts may be NULL (defaults: specialised kernels). */
@@ -53,5 +54,15 @@ void linx_tile_block_engine(CPULinxState *env, void *opaque);
  * arguments.  Exposed for tests. */
 void linx_tile_header_to_tma(const LinxBlockHeader *h, const uint64_t lb[3], TmaDesc *d,
                              uint64_t regs[4]);
+
+/* A gathered CUBE header (TMATMUL / TMATMUL.ACC / ACCCVT) as a cube
+ * operation: m/n/k = LB0-2, sources and destination from B.IOT(I), the
+ * quant mode from B.ARG, the quant word from B.IOR (one value: the packed
+ * word; two: fp32 scale bits and zero point).  False with an
+ * E_BLOCK(EC_BLOCKFMT) fault for missing descriptors (B.ARG and B.DIM
+ * always, B.IOT always, B.IOR for ACCCVT) or a B.TEXT. */
+struct LinxCubeOp;
+bool linx_tile_header_to_cube(const LinxBlockHeader *h, const uint64_t lb[3],
+                              struct LinxCubeOp *op, TmaFault *f);
 
 #endif /* LINX_HW_TILE_ENGINE_H */
