@@ -91,25 +91,55 @@ bool opt_op_is_commutative(IROpcode op)
 /* Temp facts                                                          */
 /* ------------------------------------------------------------------ */
 
+/* @t's state at the start of an extended block. */
+static void opt_init_temp(OptContext *s, IRTemp t)
+{
+    OptTemp *ts = &s->t[t];
+
+    ts->next_copy = ts->prev_copy = t;
+    ts->is_const = opt_temp_kind(s, t) == IR_TEMP_CONST;
+    ts->val = ts->is_const ? (uint64_t)s->ir->temps[t].value : 0;
+    ts->seq = 0;
+    ts->zbits = ts->sbits = 64;
+    ts->touched = false;
+}
+
 void opt_grow(OptContext *s)
 {
     unsigned n = s->ir->ntemps;
 
-    if (n <= s->tcap) {
-        return;
+    if (n > s->tcap) {
+        unsigned cap = s->tcap ? s->tcap : 64;
+        while (cap < n) {
+            cap *= 2;
+        }
+        s->t = realloc(s->t, cap * sizeof(*s->t));
+        if (!s->t) {
+            abort();
+        }
+        s->tcap = cap;
     }
-    unsigned cap = s->tcap ? s->tcap : 64;
-    while (cap < n) {
-        cap *= 2;
+    /* Temps added since (constants made by the pass) start fresh. */
+    for (unsigned i = s->ninit; i < n; i++) {
+        opt_init_temp(s, i);
     }
-    s->t = realloc(s->t, cap * sizeof(*s->t));
-    if (!s->t) {
-        abort();
+    s->ninit = n;
+}
+
+/* @t's facts are about to change: remember to undo that at the next label. */
+static void opt_touch(OptContext *s, IRTemp t)
+{
+    if (!s->t[t].touched) {
+        s->t[t].touched = true;
+        if (s->ntouched == s->touched_cap) {
+            s->touched_cap = s->touched_cap ? 2 * s->touched_cap : 64;
+            s->touched = realloc(s->touched, s->touched_cap * sizeof(*s->touched));
+            if (!s->touched) {
+                abort();
+            }
+        }
+        s->touched[s->ntouched++] = t;
     }
-    for (unsigned i = s->tcap; i < cap; i++) {
-        s->t[i] = (OptTemp){ .next_copy = i, .prev_copy = i, .zbits = 64, .sbits = 64 };
-    }
-    s->tcap = cap;
 }
 
 IRTempKind opt_temp_kind(const OptContext *s, IRTemp t)
@@ -143,23 +173,28 @@ void opt_reset_temp(OptContext *s, IRTemp t)
     ts->val = ts->is_const ? (uint64_t)s->ir->temps[t].value : 0;
     ts->seq = s->seq++;
     ts->zbits = ts->sbits = 64;
+    opt_touch(s, t);
 }
 
-void opt_reset_all(OptContext *s)
+void opt_reset_all(OptContext *s, bool full)
 {
     s->expr_gen++;
-    for (unsigned i = 0; i < s->ir->ntemps; i++) {
-        s->t[i].next_copy = s->t[i].prev_copy = i;
-        s->t[i].is_const = opt_temp_kind(s, i) == IR_TEMP_CONST;
-        s->t[i].val = s->t[i].is_const ? (uint64_t)s->ir->temps[i].value : 0;
-        s->t[i].seq = 0;
-        s->t[i].zbits = s->t[i].sbits = 64;
+    if (full) {
+        s->ninit = 0;
+        opt_grow(s);
+    } else {
+        /* Only temps whose facts changed since the last reset differ
+         * from their initial state. */
+        for (unsigned i = 0; i < s->ntouched; i++) {
+            opt_init_temp(s, s->touched[i]);
+        }
     }
+    s->ntouched = 0;
 }
 
 void opt_reset_globals(OptContext *s)
 {
-    for (unsigned i = 0; i < s->ir->ntemps; i++) {
+    for (unsigned i = 0; i < s->ir->nglobals && i < s->ir->ntemps; i++) {
         if (opt_temp_kind(s, i) == IR_TEMP_GLOBAL) {
             opt_reset_temp(s, i);
         }
@@ -169,7 +204,7 @@ void opt_reset_globals(OptContext *s)
 /* A host store of @size bytes at env + @off: forget the globals it hits. */
 void opt_reset_globals_at(OptContext *s, int64_t off, unsigned size)
 {
-    for (unsigned i = 0; i < s->ir->ntemps; i++) {
+    for (unsigned i = 0; i < s->ir->nglobals && i < s->ir->ntemps; i++) {
         const IRTempInfo *ti = &s->ir->temps[i];
         if (ti->kind == IR_TEMP_GLOBAL && off < (int64_t)ti->env_offset + 8 &&
             (int64_t)ti->env_offset < off + (int64_t)size) {
@@ -395,6 +430,7 @@ void opt_set_copy(OptContext *s, IRTemp d, IRTemp src)
         s->t[d].val = s->t[src].val;
         return;
     }
+    opt_touch(s, src); /* its list changes (the other members are touched) */
     OptTemp *ds = &s->t[d], *ss = &s->t[src];
     ds->next_copy = ss->next_copy;
     ds->prev_copy = src;

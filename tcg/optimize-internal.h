@@ -34,6 +34,7 @@ typedef struct OptTemp {
     /* Known extension: the value is the zero-extension of its low zbits
      * bits and the sign-extension of its low sbits bits (64: unknown). */
     uint8_t zbits, sbits;
+    bool touched;                /* listed in OptContext.touched */
 } OptTemp;
 
 typedef struct OptConstEntry {
@@ -60,6 +61,9 @@ typedef struct OptContext {
     IRContext *ir;
     OptTemp *t;
     unsigned tcap;
+    unsigned ninit;     /* temps [0, ninit) have an initialised OptTemp */
+    IRTemp *touched;    /* temps whose facts changed since the last reset */
+    unsigned ntouched, touched_cap;
     uint32_t seq;
     unsigned *label_refs; /* references by live br/brcond, per label */
     OptConstEntry *consts;   /* open-addressing cache value -> const temp */
@@ -80,7 +84,7 @@ bool opt_op_is_commutative(IROpcode op);
 void opt_grow(OptContext *s);
 IRTempKind opt_temp_kind(const OptContext *s, IRTemp t);
 void opt_reset_temp(OptContext *s, IRTemp t);
-void opt_reset_all(OptContext *s);
+void opt_reset_all(OptContext *s, bool full);
 void opt_reset_globals(OptContext *s);
 void opt_reset_globals_at(OptContext *s, int64_t off, unsigned size);
 IRTemp opt_canonical_const(OptContext *s, uint64_t v, IRTemp have);

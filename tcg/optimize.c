@@ -392,7 +392,7 @@ static void opt_forward(OptContext *s)
     bool unreachable = false;
 
     count_label_refs(s);
-    opt_reset_all(s);
+    opt_reset_all(s, true);
     for (unsigned i = 0; i < ir->ninsns; i++) {
         IRInsn *insn = &ir->insns[i];
         IROpcode op = (IROpcode)insn->op;
@@ -408,7 +408,7 @@ static void opt_forward(OptContext *s)
                 continue;
             }
             unreachable = false;
-            opt_reset_all(s);
+            opt_reset_all(s, false);
             continue;
         }
         if (unreachable) {
@@ -603,6 +603,7 @@ void ir_optimize(IRContext *ir)
     free(s.label_refs);
     free(s.exprs);
     free(s.consts);
+    free(s.touched);
     free(s.t);
 }
 
