@@ -31,23 +31,6 @@
 /* ModRM.rm 5 with mod 00 is RIP-relative, so [rbp]/[r13] need a disp8 0. */
 #define RM_RBP_LIKE 5
 
-void x86_byte(X86Emitter *e, uint8_t b)
-{
-    if (e->pos < e->cap) {
-        e->buf[e->pos] = b;
-    } else {
-        e->overflow = true;
-    }
-    e->pos++;
-}
-
-void x86_u32(X86Emitter *e, uint32_t v)
-{
-    for (int i = 0; i < 4; i++) {
-        x86_byte(e, (uint8_t)(v >> (8 * i)));
-    }
-}
-
 void x86_u64(X86Emitter *e, uint64_t v)
 {
     x86_u32(e, (uint32_t)v);

@@ -200,9 +200,30 @@ static inline uintptr_t x86_rx_here(const X86Emitter *e)
     return e->rx_base + e->pos;
 }
 
-/* Raw bytes. */
-void x86_byte(X86Emitter *e, uint8_t b);
-void x86_u32(X86Emitter *e, uint32_t v);
+/* Raw bytes (inline: every instruction goes through here). */
+static inline void x86_byte(X86Emitter *e, uint8_t b)
+{
+    if (e->pos < e->cap) {
+        e->buf[e->pos] = b;
+    } else {
+        e->overflow = true;
+    }
+    e->pos++;
+}
+
+static inline void x86_u32(X86Emitter *e, uint32_t v)
+{
+    if (e->pos + 4 <= e->cap) {
+        e->buf[e->pos] = (uint8_t)v;
+        e->buf[e->pos + 1] = (uint8_t)(v >> 8);
+        e->buf[e->pos + 2] = (uint8_t)(v >> 16);
+        e->buf[e->pos + 3] = (uint8_t)(v >> 24);
+    } else {
+        e->overflow = true;
+    }
+    e->pos += 4;
+}
+
 void x86_u64(X86Emitter *e, uint64_t v);
 /* Overwrite the 32-bit value at @pos (fixups); ignored past the end. */
 void x86_patch_u32(X86Emitter *e, size_t pos, uint32_t v);
