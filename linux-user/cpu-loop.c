@@ -15,6 +15,7 @@
  * declines them and the front end raises SCALL, which becomes SIGILL.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "linux-user.h"
 #include "tcg/exec.h"
@@ -59,6 +60,12 @@ void linux_process_attach_cpu(LinuxProcess *p, CPULinxState *env)
     env->mem = p->mem;
     env->acrc_hook = linux_acrc_hook;
     env->acrc_opaque = p;
+    /* The commit trace reports a register as written when it differs
+     * from the helper's snapshot (target/linx/helper_trace.c: GPRs, then
+     * the T and U queues); the start values are not writes. */
+    memcpy(env->trace_shadow, env->gpr, sizeof(env->gpr));
+    memcpy(env->trace_shadow + LINX_NUM_GPRS, env->tq, sizeof(env->tq));
+    memcpy(env->trace_shadow + LINX_NUM_GPRS + LINX_QUEUE_DEPTH, env->uq, sizeof(env->uq));
     p->env = env;
 }
 

@@ -26,6 +26,7 @@ struct LinxCommitTrace {
     bool own_fd;
     bool error;
     uint64_t count;
+    uint64_t limit; /* records after which writes are dropped */
     size_t used;
     char buf[COMMIT_TRACE_BUF_SIZE];
 };
@@ -36,6 +37,7 @@ static LinxCommitTrace *trace_new(int fd, bool own)
 
     t->fd = fd;
     t->own_fd = own;
+    t->limit = UINT64_MAX;
     return t;
 }
 
@@ -92,6 +94,11 @@ bool linx_commit_trace_close(LinxCommitTrace *t)
 uint64_t linx_commit_trace_count(const LinxCommitTrace *t)
 {
     return t->count;
+}
+
+void linx_commit_trace_stop_after(LinxCommitTrace *t, uint64_t n)
+{
+    t->limit = n > UINT64_MAX - t->count ? UINT64_MAX : t->count + n;
 }
 
 static void put_raw(LinxCommitTrace *t, const char *s, size_t n)
@@ -189,6 +196,9 @@ static void put_string(LinxCommitTrace *t, const char *s)
 
 void linx_commit_trace_write(LinxCommitTrace *t, const LinxCommitRecord *r)
 {
+    if (t->count >= t->limit) {
+        return;
+    }
     if (COMMIT_TRACE_BUF_SIZE - t->used < COMMIT_TRACE_MAX_LINE) {
         linx_commit_trace_flush(t);
     }

@@ -81,5 +81,8 @@ bool linx_commit_trace_flush(LinxCommitTrace *t);
 bool linx_commit_trace_close(LinxCommitTrace *t);
 /* Records written so far (the next record's cycle). */
 uint64_t linx_commit_trace_count(const LinxCommitTrace *t);
+/* Write only @n more records and drop the rest: the peer's "stop after
+ * commit" (the virt machine's EXIT store is the last traced instruction). */
+void linx_commit_trace_stop_after(LinxCommitTrace *t, uint64_t n);
 
 #endif /* LINX_TCG_COMMIT_TRACE_H */

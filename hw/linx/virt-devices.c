@@ -7,7 +7,8 @@
  * ignore stores.  Stopping the machine (EXIT, finisher) does not leave the
  * store half done: linx_virt_request_stop() asks the exec loop to return
  * at the next block boundary, so the storing instruction completes and
- * its commit-trace row is written.  It also drops the chained jumps
+ * its commit-trace row is written, and is the last row (the peer's "stop
+ * after commit": the rest of the block runs untraced).  It also drops the chained jumps
  * between translated blocks (linx_tb_flush) so that no already-chained
  * loop keeps running without coming back to the loop.
  */
@@ -35,6 +36,11 @@ void linx_virt_request_stop(LinxVirtMachine *m, LinxVirtStop why, int exit_code)
     if (m->cpu) {
         m->cpu->exit_request = 1;
         linx_tb_flush(m->cpu);
+        if (m->cpu->trace && (why == VIRT_STOP_EXIT || why == VIRT_STOP_FINISHER)) {
+            /* As the peer: the storing instruction is the last one traced
+             * (the rest of its block still runs before the loop stops). */
+            linx_commit_trace_stop_after(m->cpu->trace, 1);
+        }
     }
 }
 

@@ -100,12 +100,15 @@ static bool place_sections(uint64_t ram_size, const ElfFile *ef, const ElfSectio
     for (unsigned i = 0; i < ef->nsections; i++) {
         const ElfSection *s = &ef->sections[i];
         if ((s->flags & ELF_SHF_ALLOC) && s->type == ELF_SHT_NOBITS) {
-            if (s->align > MAX_SECTION_ALIGN || (s->align & (s->align - 1)) ||
-                s->size > ram_size) {
+            if (s->align > MAX_SECTION_ALIGN || (s->align & (s->align - 1))) {
+                return loader_fail(err, errlen, what, "section %s has bad alignment 0x%llx",
+                                   s->name, (unsigned long long)s->align);
+            }
+            if (s->size > ram_size) {
                 return loader_fail(err, errlen, what,
-                                   "section %s has bad alignment 0x%llx or size 0x%llx",
-                                   s->name, (unsigned long long)s->align,
-                                   (unsigned long long)s->size);
+                                   "section %s (0x%llx bytes) is larger than RAM (0x%llx bytes)",
+                                   s->name, (unsigned long long)s->size,
+                                   (unsigned long long)ram_size);
             }
             bss_size = align_up(bss_size, s->align) + s->size;
         }

@@ -39,6 +39,38 @@ static const uint8_t virt_tramp_code[VIRT_TRAMP_BYTES] = {
     0x00, 0x00,             /* C.BSTOP */
 };
 
+/*
+ * The machine's block-engine hook.  Peer compatibility (docs/virt.md,
+ * "Tile headers"): the LinxISA QEMU bring-up runs a TMA header that binds
+ * no operand at all - no B.ARG, B.IOR, B.IOT/B.IOTI or B.DIM - as a no-op.
+ * Its tile_descriptor_smoke test (shared/guest/baremetal/
+ * model_tile_descriptor_legality.elf: BSTART.TLOAD + B.TEXT) is such a
+ * header and expects to run on; v0.4 (08_tile_blocks) would raise
+ * E_BLOCK(EC_BLOCKFMT).  Every other header goes to the tile engine.
+ */
+static bool header_binds_nothing(const LinxBlockHeader *h)
+{
+    const uint64_t present = UINT64_C(1) << 63;
+
+    return h->type == LINX_BLK_TMA && !(h->arg & present) && h->nior == 0 && h->niot == 0 &&
+           (h->dim_mask & 7) == 0;
+}
+
+static void virt_block_engine(CPULinxState *env, void *opaque)
+{
+    LinxVirtMachine *m = opaque;
+
+    if (header_binds_nothing(&env->hdr)) {
+        return;
+    }
+    if (m->tile_engine) {
+        m->tile_engine(env, m->tile_engine_opaque);
+        return;
+    }
+    linx_raise_exception(env, LINX_TRAP_ILLEGAL_INST, LINX_CAUSE(LINX_EC_ILLEGAL, 0), env->pc,
+                         env->pc);
+}
+
 static bool virt_fail(char *err, size_t errlen, const char *fmt, ...)
 {
     va_list ap;
@@ -147,11 +179,19 @@ void linx_virt_boot(LinxVirtMachine *m, CPULinxState *env)
     linx_cpu_reset(env, m->entry, 0);
     env->mem = m->mem;
     env->tiles = m->tiles;
+    env->block_engine = virt_block_engine;
+    env->block_engine_opaque = m;
     env->gpr[LINX_REG_SP] = m->initial_sp;
     env->gpr[LINX_REG_RA] = m->tramp;
     env->gpr[LINX_REG_A0] = 0;     /* hart id */
     env->gpr[LINX_REG_A0 + 1] = 0; /* device tree: none */
     env->gpr[LINX_REG_A0 + 2] = 0;
+    /* The commit trace reports a register as written when it differs
+     * from the helper's snapshot (target/linx/helper_trace.c: GPRs, then
+     * the T and U queues); the boot values are not writes. */
+    memcpy(env->trace_shadow, env->gpr, sizeof(env->gpr));
+    memcpy(env->trace_shadow + LINX_NUM_GPRS, env->tq, sizeof(env->tq));
+    memcpy(env->trace_shadow + LINX_NUM_GPRS + LINX_QUEUE_DEPTH, env->uq, sizeof(env->uq));
     m->cpu = env;
     m->stop = VIRT_RUNNING;
 }

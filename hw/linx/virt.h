@@ -111,6 +111,10 @@ typedef struct LinxVirtMachine {
     int exit_code;
     uint64_t stop_value; /* value written to EXIT / the finisher */
     bool quiet;          /* no LINX_INSN_COUNT line (tests) */
+    /* Tile/kernel block engine behind the machine's hook (NULL: tile and
+     * kernel headers raise ILLEGAL_INST). */
+    LinxBlockEngineHook tile_engine;
+    void *tile_engine_opaque;
 } LinxVirtMachine;
 
 /* ---- hw/linx/virt.c ---- */
