@@ -9,7 +9,8 @@
  * with 0-8 arguments and every flag combination, forward conditional
  * branches, conditional exits, discards, and an exit at the end.  Locals
  * never live across a label (tcg/ir.h).  Everything is reproducible from
- * the fixture's random seed.
+ * the fixture's random seed (every random choice is its own statement, so
+ * the sequence does not depend on the compiler's argument order).
  *
  * Usage:
  *   random_program(&f, 80);      // fills f.ir
@@ -192,29 +193,34 @@ static void rir_step(RandomIR *r)
         rir_pure(r);
     } else if (k < 52) {
         unsigned s = (unsigned)(rng64() % 4);
-        unsigned memop = s | (unsigned)(rng64() & IR_MO_SIGN) | ((rng64() & 1) ? IR_MO_ALIGN : 0);
+        unsigned memop = s | (unsigned)(rng64() & IR_MO_SIGN);
+        memop |= (rng64() & 1) ? IR_MO_ALIGN : 0;
         IRTemp a = rir_guest_addr(r, s);
-        ir_gen_qemu_ld(ir, rir_output(r), a, memop, rng64() & 0xffff);
+        uint64_t pc = rng64() & 0xffff;
+        ir_gen_qemu_ld(ir, rir_output(r), a, memop, pc);
     } else if (k < 58) {
         unsigned s = (unsigned)(rng64() % 4);
         IRTemp a = rir_guest_addr(r, s);
-        ir_gen_qemu_st(ir, rir_input(r), a, s | IR_MO_ALIGN, rng64() & 0xffff);
+        uint64_t pc = rng64() & 0xffff;
+        ir_gen_qemu_st(ir, rir_input(r), a, s | IR_MO_ALIGN, pc);
     } else if (k < 63) {
         rir_env_access(r);
     } else if (k < 69) {
         rir_call(r);
     } else if (k < 75 && r->nopen < RIR_MAX_OPEN_LABELS) {
         IRLabel l = ir_label(ir);
+        IRCond c = (IRCond)(rng64() % (IR_COND_TSTNE + 1));
+        IRTemp a = rir_input(r), b = rir_input(r);
         r->open[r->nopen++] = l;
-        ir_gen_brcond(ir, (IRCond)(rng64() % (IR_COND_TSTNE + 1)), rir_input(r), rir_input(r),
-                      l);
+        ir_gen_brcond(ir, c, a, b, l);
     } else if (k < 79 && r->nopen) {
         rir_label_set(r, (unsigned)(rng64() % r->nopen));
     } else if (k < 81) {
         /* if (cond) exit */
         IRLabel skip = ir_label(ir);
-        ir_gen_brcond(ir, (IRCond)(rng64() % (IR_COND_TSTNE + 1)), rir_input(r), rir_input(r),
-                      skip);
+        IRCond c = (IRCond)(rng64() % (IR_COND_TSTNE + 1));
+        IRTemp a = rir_input(r), b = rir_input(r);
+        ir_gen_brcond(ir, c, a, b, skip);
         ir_gen_exit_tb(ir, rng64() & 0xfff0);
         ir_gen_set_label(ir, skip);
         r->npool = 0;
@@ -224,9 +230,12 @@ static void rir_step(RandomIR *r)
         ir_emit(ir, IR_discard, args);
         r->pool[i] = r->pool[--r->npool];
     } else if (k < 90) {
-        ir_gen_mov(ir, rir_output(r), rir_input(r));
+        /* The input first: a new output local must not be read. */
+        IRTemp src = rir_input(r);
+        ir_gen_mov(ir, rir_output(r), src);
     } else {
-        ir_gen_movi(ir, rir_output(r), (int64_t)rng_interesting());
+        int64_t v = (int64_t)rng_interesting();
+        ir_gen_movi(ir, rir_output(r), v);
     }
 }
 
