@@ -12,12 +12,16 @@
  *       if (r == EXCP_EXIT) break;           // guest asked to stop
  *       ... handle EXCP_TRAP (deliver a signal / stop the machine) ...
  *   }
- *   linx_exec_free(ec);
+ *   linx_exec_free(ec);                       // before guest_mem_free(gm):
+ *                                             // the context listens to gm
  *
  * cpu_exec() looks up (or translates) the TB for (env->pc, flags), runs
  * it under the selected backend (JIT or interpreter), follows chained
  * jumps, and returns when a helper ends the run (an exception, an exit
- * request) or env->exit_request is set.
+ * request) or env->exit_request is set.  env->exit_request is seen by the
+ * loop before every TB it enters, by the interpreter at every goto_tb and
+ * goto_ptr, and by the indirect-jump lookup; code the JIT chained together
+ * sees it only where the backend tests it.
  *
  * Leaving translated code: helpers call cpu_loop_exit(env), which unwinds
  * (siglongjmp) to cpu_exec.  If a reason was set first (linx_raise_exception
@@ -184,6 +188,14 @@ bool linx_exec_breakpoint_at(const LinxExecContext *ec, uint64_t pc);
  * (TB_F_ONE_INSN), runs one TB and returns EXCP_DEBUG (or the exception
  * the instruction raised). */
 void linx_exec_set_single_step(LinxExecContext *ec, bool on);
+
+/* Chaining off while @on (gdbstub): every TB returns to the exec loop,
+ * which checks env->exit_request before running the next one.  A debugger
+ * whose reader thread sets exit_request to interrupt a running guest needs
+ * this, because chained JIT code never looks at the flag.  Turning it on
+ * drops the chains made so far (a TB-cache flush).  -d nochain, exec and
+ * cpu keep chaining off whatever @on says. */
+void linx_exec_set_nochain(LinxExecContext *ec, bool on);
 
 /* Stop for the debugger before the instruction at @pc: env->pc = @pc,
  * env->resume = @resume (1 when @pc is inside a block), cpu_exec()
