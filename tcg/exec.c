@@ -394,9 +394,11 @@ static TranslationBlock *tb_gen_code(LinxExecContext *ec, CPULinxState *env, uin
             FILE *asm_log = linx_log_enabled(&ec->log, LINX_LOG_OUT_ASM) ? lf : NULL;
             if (!ec->backend->gen_tb(&ec->bs, &ec->cb, ec->ir, tb, asm_log)) {
                 if (attempt > 0) {
+                    /* A configuration error, not a bug: say so and stop. */
                     fprintf(stderr, "linxemu: the block at pc 0x%" PRIx64 " does not fit in "
-                            "an empty code buffer (%zu bytes)\n", pc, ec->cb.size);
-                    abort();
+                            "an empty code buffer (%zu bytes); use a larger buffer\n", pc,
+                            ec->cb.size);
+                    exit(EXIT_FAILURE);
                 }
                 ec->stats.buffer_full++;
                 tb_flush_now(ec);

@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <glib.h>
@@ -629,6 +631,36 @@ static void test_jit_path(void **state)
     g_free(m.env);
 }
 
+/* A TB that cannot fit even in an empty code buffer: a clear message and
+ * exit status 1, not a crash (run in a child process). */
+static void test_jit_buffer_too_small(void **state)
+{
+    pid_t pid;
+    int status = 0;
+
+    fflush(NULL);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        Machine m;
+        LinxExecOptions opts;
+
+        memset(&fake, 0, sizeof(fake));
+        toy_exec_options(&opts);
+        opts.accel = LINX_ACCEL_JIT;
+        opts.backend = &fake_ops;
+        machine_init_opts(&m, &opts);
+        fake.interp = interp_new(linx_exec_ir(m.ec));
+        load_sum_loop(&m, 3);
+        fake.fail_next_gen = 1000;
+        cpu_exec(m.env);
+        _exit(99); /* not reached */
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 1);
+}
+
 static void test_jit_fallback(void **state)
 {
     LinxExecOptions opts;
@@ -697,6 +729,7 @@ int main(void)
         cmocka_unit_test(test_breakpoints),
         cmocka_unit_test(test_single_step),
         cmocka_unit_test(test_jit_path),
+        cmocka_unit_test(test_jit_buffer_too_small),
         cmocka_unit_test(test_jit_fallback),
         cmocka_unit_test(test_setup_errors),
     };
