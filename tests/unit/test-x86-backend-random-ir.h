@@ -24,7 +24,7 @@
 #include "tcg/interp.h"
 #include "test-x86-backend-fixture.h"
 
-#define RIR_MAX_POOL 64
+#define RIR_MAX_POOL 512
 #define RIR_MAX_OPEN_LABELS 8
 #define RIR_GPR_BYTES (8 * NB_TEST_GLOBALS)
 
@@ -81,6 +81,9 @@ typedef struct RandomIR {
     JitFixture *f;
     IRTemp pool[RIR_MAX_POOL]; /* locals written in the current extended block */
     unsigned npool;
+    unsigned max_pool;         /* at most this many (<= RIR_MAX_POOL) */
+    unsigned new_local_pct;    /* outputs that are new locals, in percent */
+    bool straight;             /* no branches or labels (long-lived locals) */
     IRLabel open[RIR_MAX_OPEN_LABELS]; /* branched to, not yet set */
     unsigned nopen;
 } RandomIR;
@@ -95,7 +98,7 @@ static IRTemp rir_input(RandomIR *r)
 {
     unsigned k = (unsigned)(rng64() % 10);
 
-    if (k < 4 && r->npool) {
+    if (k < (r->straight ? 8u : 4u) && r->npool) {
         return r->pool[rng64() % r->npool];
     }
     if (k < 7) {
@@ -111,7 +114,7 @@ static IRTemp rir_output(RandomIR *r)
     if (k < 2 && r->npool) {
         return r->pool[rng64() % r->npool];
     }
-    if (k < 5 || r->npool == RIR_MAX_POOL) {
+    if (rng64() % 100 >= r->new_local_pct || r->npool == r->max_pool) {
         return r->f->g[rng64() % NB_TEST_GLOBALS];
     }
     IRTemp t = ir_temp(r->f->ir);
@@ -189,6 +192,9 @@ static void rir_step(RandomIR *r)
     IRContext *ir = r->f->ir;
     unsigned k = (unsigned)(rng64() % 100);
 
+    if (r->straight && k >= 69 && k < 81) {
+        k = 0; /* a pure op instead of control flow */
+    }
     if (k < 45) {
         rir_pure(r);
     } else if (k < 52) {
@@ -239,10 +245,14 @@ static void rir_step(RandomIR *r)
     }
 }
 
-/* Fill f->ir with a random program of about @nops steps. */
-static void random_program(JitFixture *f, unsigned nops)
+/* Fill f->ir with a random program of about @nops steps, keeping up to
+ * @max_pool locals live at once (@straight: no branches, so they live
+ * long: register pressure, spills, frames larger than the static one). */
+static void random_program_ex(JitFixture *f, unsigned nops, unsigned max_pool,
+                              unsigned new_local_pct, bool straight)
 {
-    RandomIR r = { .f = f };
+    RandomIR r = { .f = f, .max_pool = max_pool, .new_local_pct = new_local_pct,
+                   .straight = straight };
 
     ir_reset(f->ir);
     for (unsigned i = 0; i < nops; i++) {
@@ -260,6 +270,11 @@ static void random_program(JitFixture *f, unsigned nops)
     } else {
         ir_gen_exit_tb(f->ir, rng64() & 0xfff0);
     }
+}
+
+static inline void random_program(JitFixture *f, unsigned nops)
+{
+    random_program_ex(f, nops, 64, 60, false);
 }
 
 /* Machine state a program can change. */

@@ -13,8 +13,11 @@
 
 #define NB_PROGRAMS 3000
 #define PROGRAM_STEPS 70
+#define NB_PRESSURE_PROGRAMS 150
+#define PRESSURE_STEPS 700
 
-static void test_jit_matches_interpreter(void **state)
+static void run_programs(unsigned nprograms, unsigned steps, unsigned max_pool,
+                         unsigned new_local_pct, bool straight)
 {
     JitFixture f;
     static RIRState init, want, got;
@@ -23,9 +26,9 @@ static void test_jit_matches_interpreter(void **state)
     fixture_init(&f);
     all_features = f.bs.host_features;
     LinxInterp *it = interp_new(f.ir);
-    for (unsigned p = 0; p < NB_PROGRAMS; p++) {
+    for (unsigned p = 0; p < nprograms; p++) {
         f.bs.host_features = (p & 1) ? all_features : 0;
-        random_program(&f, PROGRAM_STEPS);
+        random_program_ex(&f, steps, max_pool, new_local_pct, straight);
         if (!ir_validate(f.ir, stderr)) {
             ir_dump(f.ir, stderr);
             fail_msg("generator made invalid IR (program %u)", p);
@@ -66,10 +69,23 @@ static void test_jit_matches_interpreter(void **state)
     fixture_fini(&f);
 }
 
+static void test_jit_matches_interpreter(void **state)
+{
+    run_programs(NB_PROGRAMS, PROGRAM_STEPS, 64, 60, false);
+}
+
+/* Long straight-line programs with hundreds of live locals: spills,
+ * evictions, frames larger than the static one. */
+static void test_jit_matches_interpreter_under_pressure(void **state)
+{
+    run_programs(NB_PRESSURE_PROGRAMS, PRESSURE_STEPS, 400, 90, true);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_jit_matches_interpreter),
+        cmocka_unit_test(test_jit_matches_interpreter_under_pressure),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
