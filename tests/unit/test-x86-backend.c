@@ -446,6 +446,35 @@ static void test_call_globals_and_live_values(void **state)
     fixture_fini(&f);
 }
 
+/* The call flags decide what is written back: a helper declared
+ * IR_CALL_NO_RWG sees env as it was (the dirty value stays in a register),
+ * one that reads globals sees the new value. */
+static const IRHelperInfo h_read_g3_norwg = { "read_g3_norwg", (void *)helper_read_g3, 1, 1,
+                                              IR_CALL_NO_RWG, NULL };
+
+static void test_call_flags_write_back(void **state)
+{
+    JitFixture f;
+    IRTemp a[1];
+
+    fixture_init(&f);
+    a[0] = f.ir->env;
+    IRTemp r1 = ir_temp(f.ir), r2 = ir_temp(f.ir);
+    ir_gen_addi(f.ir, f.g[3], f.g[3], 1);
+    ir_gen_call(f.ir, &h_read_g3_norwg, r1, 1, a);
+    ir_gen_call(f.ir, &h_read_g3, r2, 1, a);
+    ir_gen_mov(f.ir, f.g[4], r1);
+    ir_gen_mov(f.ir, f.g[5], r2);
+    ir_gen_exit_tb(f.ir, 0);
+    fixture_gen(&f, NULL);
+    f.env->gpr[3] = 10;
+    fixture_run(&f);
+    assert_int_equal(f.env->gpr[4], 10); /* not written back for NO_RWG */
+    assert_int_equal(f.env->gpr[5], 11);
+    assert_int_equal(f.env->gpr[3], 11);
+    fixture_fini(&f);
+}
+
 /* ------------------------------------------------------------------ */
 /* Branches and exits                                                  */
 /* ------------------------------------------------------------------ */
@@ -754,6 +783,7 @@ int main(void)
         cmocka_unit_test(test_frame_extension),
         cmocka_unit_test(test_call_eight_args),
         cmocka_unit_test(test_call_globals_and_live_values),
+        cmocka_unit_test(test_call_flags_write_back),
         cmocka_unit_test(test_brcond_all_conditions),
         cmocka_unit_test(test_loop),
         cmocka_unit_test(test_exit_values),
