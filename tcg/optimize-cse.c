@@ -65,7 +65,13 @@ static IRTemp expr_find(OptContext *s, const OptExpr *k)
 
     for (unsigned p = 0; p < OPT_EXPR_PROBES; p++) {
         OptExpr *e = &s->exprs[(h + p) & (s->exprs_cap - 1)];
-        if (e->gen == s->expr_gen && expr_same(e, k) && s->t[e->out].seq == e->out_seq) {
+        if (e->gen != s->expr_gen) {
+            /* Empty: entries are only emptied all at once (a new
+             * generation), and insertion takes the first empty or stale
+             * slot, so nothing of this key lies further on. */
+            break;
+        }
+        if (expr_same(e, k) && s->t[e->out].seq == e->out_seq) {
             return e->out;
         }
     }
