@@ -12,11 +12,20 @@
  * goto_ptr jumps to the host address a helper returned; helpers return the
  * epilogue's "return 0" address (backend_exit_addr) when no TB is ready.
  *
- * Globals are kept in host registers within a TB as the allocator likes,
- * and written back to env before: guest memory ops (they can fault),
- * helper calls (unless IR_CALL_NO_RWG / IR_CALL_NO_WG allow less), and
- * every TB exit.  Guest memory ops use the inline TLB fast path described
- * in tcg/softmmu.h and call linx_ld_slow/linx_st_slow otherwise.
+ * Globals are kept in host registers within a basic block as the
+ * allocator likes, and written back to env before: anything a guest memory
+ * op does besides a TLB hit (fault, MMIO, code-page store: the write-back
+ * is on the out-of-line slow path, so a hit costs nothing), helper calls
+ * (unless IR_CALL_NO_RWG allows less; after calls without IR_CALL_NO_RWG /
+ * IR_CALL_NO_WG they are reloaded), branches, labels and every TB exit.
+ * Guest memory ops use the inline TLB fast path described in
+ * tcg/softmmu.h and call ld_slow/st_slow (linx_ld_slow/linx_st_slow)
+ * otherwise.  Host ld/st on env fields that are globals must use the env
+ * temp as base with a constant offset (docs/backend.md).
+ *
+ * Code memory is W^X (tcg/code-buffer.h): code is written through the RW
+ * view, chaining patches too.  backend_init() puts the prologue at the
+ * start of the buffer and marks it reserved.
  */
 #ifndef LINX_TCG_BACKEND_H
 #define LINX_TCG_BACKEND_H
