@@ -8,6 +8,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -195,8 +196,12 @@ static bool parse_sh(AsmCtx *c, const LinxSynItem *it)
         }
         r = asm_skip_ws(r);
         if (r[0] == '<' && r[1] == '<') {
-            if (!asm_expr(c, &imm, &known)) {
-                return false;
+            /* Read the number itself: an expression evaluator would take
+             * "618<<30" as one value. */
+            char *end;
+            imm = (int64_t)strtoll(q, &end, 0);
+            if (end == q) {
+                return asm_fail(c, q, ASM_ERR_SYNTAX, "wrong operand kind: expected a number");
             }
             c->p = r;
             if (!asm_parse_shift(c, &sh, &have)) {

@@ -11,19 +11,9 @@
  *   LinxAsmError e;
  *   if (!linx_asm_insn("addi a0, 16, ->t", &env, &r, &e)) report(e.col, e.msg);
  *
- * NOTE from the linx-as developer (tools/linx-as) to the encoder's owner:
- *  - linx-as's eval parses whole C expressions, "<<" included, so the
- *    explicit SETC spelling "618<<30" comes back as one value (618 << 30).
- *    parse_sh() (asm-insn-ops.c) hands the number part to eval and then
- *    uses that value as the immediate: with linx-as every explicit
- *    "imm<<shamt" SETC*I/HL.SETC*I text fails ("immediate out of range").
- *    Parsing that plain number with parse_number() instead of eval would
- *    fix it; tests/unit/test-linx-as-insn.c (all forms through a file)
- *    shows the failing lines.
- *  - Symbolic ADDTPC/HL.ADDTPC operands (page delta) and the low 12 bits
- *    of "addi rs, sym" are resolved by linx-as before it calls
- *    linx_asm_insn (tools/linx-as/pcrel.c), so the encoder only ever sees
- *    field values there: nothing to change.
+ * Symbolic ADDTPC/HL.ADDTPC operands (page delta) and the low 12 bits of
+ * "addi rs, sym" are resolved by linx-as before it calls linx_asm_insn
+ * (tools/linx-as/pcrel.c), so the encoder only sees field values there.
  */
 #ifndef LINX_TARGET_ASM_INSN_H
 #define LINX_TARGET_ASM_INSN_H
