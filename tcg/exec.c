@@ -260,6 +260,8 @@ static uint32_t exec_tb_flags(const LinxExecContext *ec, const CPULinxState *env
     return linx_cpu_tb_flags(env) | ec->tb_flags_extra;
 }
 
+#ifndef NDEBUG
+/* Debug builds validate the IR after the front end and the optimiser. */
 static _Noreturn void bad_ir(LinxExecContext *ec, const TranslationBlock *tb, const char *stage)
 {
     fprintf(stderr, "linxemu: internal error: invalid IR %s for the block at pc 0x%" PRIx64
@@ -268,6 +270,7 @@ static _Noreturn void bad_ir(LinxExecContext *ec, const TranslationBlock *tb, co
     ir_dump(ec->ir, stderr);
     abort();
 }
+#endif
 
 /* -d in_asm: the guest instructions a TB covers, one per line:
  *   0x0000000000010000:  0800          C.BSTART.STD	FALL */
