@@ -222,6 +222,7 @@ static void gen_free(X86Gen *g, uint32_t *first_use)
     free(g->sync);
     free(g->marks);
     free(g->slot_busy);
+    free(g->active);
 }
 
 bool backend_gen_tb(BackendState *bs, CodeBuffer *cb, IRContext *ir, TranslationBlock *tb,

@@ -56,11 +56,13 @@ void ra_init_tb(X86Gen *g)
     g->reg_owner[X86_RSP] = X86_OWNER_FIXED;
     g->reg_owner[X86_ENV_REG] = X86_OWNER_FIXED;
     g->locked = 0;
+    g->nactive = 0;
     for (unsigned i = 0; i < g->ntemps; i++) {
         const IRTempInfo *ti = &g->ir->temps[i];
         X86Temp *ts = &g->temps[i];
         ts->kind = ti->kind;
         ts->has_slot = false;
+        ts->active = false;
         ts->env_offset = ti->env_offset;
         switch (ti->kind) {
         case IR_TEMP_FIXED:
@@ -147,6 +149,21 @@ void ra_sync_temp(X86Gen *g, IRTemp t)
         return;
     }
     ts->mem_coherent = true;
+}
+
+/* Local @t gets a value: remember it for the next label. */
+static void track_local(X86Gen *g, IRTemp t)
+{
+    X86Temp *ts = &g->temps[t];
+
+    if (ts->kind != IR_TEMP_LOCAL || ts->active) {
+        return;
+    }
+    if (!x86_grow((void **)&g->active, &g->active_cap, g->nactive + 1, sizeof(*g->active))) {
+        ra_fatal(g, "out of memory", t);
+    }
+    ts->active = true;
+    g->active[g->nactive++] = t;
 }
 
 /* @t is dead: give back its register and slot. */
@@ -462,6 +479,7 @@ void ra_set_output_reg(X86Gen *g, IRTemp t, int reg)
     ts->loc = X86_VAL_REG;
     ts->reg = reg;
     ts->mem_coherent = false;
+    track_local(g, t);
 }
 
 void ra_store_output(X86Gen *g, IRTemp t, int reg)
@@ -495,6 +513,7 @@ void ra_set_output_const(X86Gen *g, IRTemp t, uint64_t v)
     ts->loc = X86_VAL_CONST;
     ts->cval = (int64_t)v;
     ts->mem_coherent = false;
+    track_local(g, t);
 }
 
 void ra_end_op(X86Gen *g, const IRInsn *insn)
@@ -641,7 +660,7 @@ void ra_evict_call_clobbered(X86Gen *g, const IRInsn *insn)
 
 void ra_at_label(X86Gen *g)
 {
-    for (unsigned i = 0; i < g->ntemps; i++) {
+    for (unsigned i = 0; i < g->ir->nglobals && i < g->ntemps; i++) {
         X86Temp *ts = &g->temps[i];
         if (ts->kind == IR_TEMP_GLOBAL) {
             ra_sync_temp(g, i);
@@ -649,14 +668,22 @@ void ra_at_label(X86Gen *g)
                 g->reg_owner[ts->reg] = X86_OWNER_FREE;
             }
             ts->loc = X86_VAL_MEM;
-        } else if (ts->kind == IR_TEMP_LOCAL && ts->loc != X86_VAL_DEAD) {
+        }
+    }
+    /* Only locals defined since the last label can hold a value. */
+    for (unsigned k = 0; k < g->nactive; k++) {
+        IRTemp i = g->active[k];
+        X86Temp *ts = &g->temps[i];
+        if (ts->loc != X86_VAL_DEAD) {
             /* Uses before this op were in code that cannot run. */
             if (ts->next_use != X86_NEVER && ts->next_use > g->cur) {
                 ra_fatal(g, "IR rule broken: local temp live across a label", i);
             }
             temp_kill(g, i);
         }
+        ts->active = false;
     }
+    g->nactive = 0;
 }
 
 uint32_t ra_record_dirty_globals(X86Gen *g, uint32_t *count)

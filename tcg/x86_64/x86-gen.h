@@ -84,6 +84,7 @@ typedef struct X86Temp {
     uint8_t kind;          /* IRTempKind */
     bool mem_coherent;     /* memory holds the current value */
     bool has_slot;         /* local: spill slot assigned */
+    bool active;           /* local: listed in X86Gen.active */
     uint32_t slot;         /* local: spill slot index */
     int32_t env_offset;    /* global: field offset */
     int64_t cval;          /* X86_VAL_CONST */
@@ -136,6 +137,10 @@ typedef struct X86Gen {
     /* Per temp. */
     X86Temp *temps;
     unsigned ntemps;
+
+    /* Locals that got a value since the last label (X86Temp.active). */
+    IRTemp *active;
+    unsigned nactive, active_cap;
 
     /* Per host register: owning temp or an X86_OWNER_ marker. */
     uint32_t reg_owner[X86_NB_REGS];
