@@ -12,10 +12,12 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gdbstub/gdbstub.h"
 #include "linux-user.h"
 #include "tcg/exec.h"
 
@@ -29,6 +31,7 @@ extern char **environ;
 
 typedef struct UserArgs {
     LinxExecOptions exec;
+    GdbStubConfig gdb; /* -g PORT */
     LinuxOptions lu;
     const char *argv0;
     const char *env_set[MAX_ENV_EDITS]; /* "VAR=VALUE" or "VAR" to unset */
@@ -42,6 +45,7 @@ static void usage(FILE *f)
                "Run a statically linked LinxISA Linux program.\n\n"
                "Options:\n");
     linx_exec_print_options_help(f);
+    gdb_stub_print_options_help(f, GDB_MODE_USER);
     fprintf(f, "  -strace               print every system call (to the -D log)\n"
                "  -E VAR=VALUE          set VAR in the program's environment\n"
                "  -U VAR                remove VAR from the program's environment\n"
@@ -95,6 +99,14 @@ static int parse_args(UserArgs *ua, int argc, char **argv)
         }
         if (r == 2) {
             return 0;
+        }
+        if (r == 1) {
+            continue;
+        }
+        r = gdb_stub_parse_option(&ua->gdb, GDB_MODE_USER, argc, argv, &i, err, sizeof(err));
+        if (r < 0) {
+            fprintf(stderr, "linx-user: %s\n", err);
+            return EXIT_USAGE;
         }
         if (r == 1) {
             continue;
@@ -231,6 +243,9 @@ int main(int argc, char **argv)
         return status;
     }
     ua.lu.log_unimp = (ua.exec.log_mask & LINX_LOG_UNIMP) != 0;
+    /* A write to a closed pipe gives EPIPE and a guest SIGPIPE, not the
+     * death of the emulator (syscall-file.c). */
+    signal(SIGPIPE, SIG_IGN);
 
     unsigned nbefore = list_fds(before, MAX_HOST_FDS);
     LinxExecContext *ec = linx_exec_new(&ua.exec, err, sizeof(err));
@@ -239,6 +254,12 @@ int main(int argc, char **argv)
         return EXIT_START_FAILED;
     }
     ua.lu.log = linx_log_file(linx_exec_log(ec));
+    /* Before the descriptor list below: the stub's descriptors are ours. */
+    GdbStub *gdb = NULL;
+    if (ua.gdb.listen && !(gdb = gdb_stub_new(&ua.gdb, err, sizeof(err)))) {
+        fprintf(stderr, "linx-user: %s\n", err);
+        return EXIT_START_FAILED;
+    }
 
     LinuxProcess *p = linux_process_new(&ua.lu);
     char **envp = build_env(&ua);
@@ -271,10 +292,13 @@ int main(int argc, char **argv)
     } else {
         linux_process_attach_cpu(p, env);
         linx_exec_attach_cpu(ec, env);
+        p->gdb = gdb;
         status = linux_cpu_loop(p, env);
+        gdb_stub_report_exit(gdb, status, p->term_signal);
         linx_exec_detach_cpu(ec, env);
     }
     fflush(ua.lu.log);
+    gdb_stub_free(gdb);
     linx_exec_free(ec);
     linux_process_free(p);
     free(envp);

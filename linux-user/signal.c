@@ -33,7 +33,7 @@
 #include <string.h>
 
 #include "syscall-internal.h"
-#include "target/linx/decode.h"
+#include "target/linx/disas.h"
 
 /* Frame offsets. */
 #define SIGINFO_SIZE 128
@@ -212,12 +212,13 @@ static const char *trap_name(unsigned trapnum)
     }
 }
 
-/* "pc 0x...: MNEMONIC (bytes ...)" for the report. */
+/* "pc 0x...: <disassembly> (bytes)" for the report. */
 static void report_insn(LinuxProcess *p, FILE *f, uint64_t pc)
 {
     uint8_t buf[8];
     size_t n = 0;
-    LinxInsn insn;
+    char text[LINX_DISAS_MAX], hex[64];
+    unsigned len = 0;
 
     fprintf(f, "  pc 0x%llx", (unsigned long long)pc);
     while (n < sizeof(buf) &&
@@ -228,13 +229,18 @@ static void report_insn(LinuxProcess *p, FILE *f, uint64_t pc)
         fprintf(f, ": (not executable memory)\n");
         return;
     }
-    LinxDecodeStatus st = linx_decode(buf, n, &insn);
-    unsigned len = st == LINX_DECODE_TRUNCATED ? (unsigned)n : insn.len;
-    fprintf(f, ": %s (", st == LINX_DECODE_OK ? linx_form(insn.form)->mnemonic : "undecodable");
-    for (unsigned i = 0; i < len && i < n; i++) {
-        fprintf(f, "%s%02x", i ? " " : "", buf[i]);
+    linx_disas_bytes(buf, n, pc, NULL, text, sizeof(text), &len);
+    /* Tabs to single spaces ("ldi\t[a1, 0], \t->a0" -> "ldi [a1, 0], ->a0"). */
+    char *o = text;
+    for (const char *c = text; *c; c++) {
+        char ch = *c == '\t' ? ' ' : *c;
+        if (ch != ' ' || (o > text && o[-1] != ' ')) {
+            *o++ = ch;
+        }
     }
-    fprintf(f, ")\n");
+    *o = 0;
+    linx_disas_hex(buf, len <= n ? len : (unsigned)n, hex, sizeof(hex));
+    fprintf(f, ": %s  [%s]\n", text, hex);
 }
 
 static void report_regs(FILE *f, const CPULinxState *env)

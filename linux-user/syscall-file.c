@@ -204,9 +204,20 @@ int64_t lu_sys_read(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
     return do_read(p, guest_fd(p, a[0]), a[1], a[2], -1);
 }
 
+/* Writing to a pipe with no reader: EPIPE, and SIGPIPE for the guest
+ * (the host ignores SIGPIPE, linux-user/main.c). */
+static int64_t epipe_signal(LinuxProcess *p, int64_t r)
+{
+    if (r == -EPIPE) {
+        LinuxSigInfo info = { .signo = LINUX_SIGPIPE, .code = LINUX_SI_USER, .pid = p->pid };
+        linux_signal_queue(p, &info);
+    }
+    return r;
+}
+
 int64_t lu_sys_write(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
-    return do_write(p, guest_fd(p, a[0]), a[1], a[2], -1);
+    return epipe_signal(p, do_write(p, guest_fd(p, a[0]), a[1], a[2], -1));
 }
 
 int64_t lu_sys_pread64(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
@@ -222,7 +233,7 @@ int64_t lu_sys_pwrite64(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
     if ((int64_t)a[3] < 0) {
         return -EINVAL;
     }
-    return do_write(p, guest_fd(p, a[0]), a[1], a[2], (int64_t)a[3]);
+    return epipe_signal(p, do_write(p, guest_fd(p, a[0]), a[1], a[2], (int64_t)a[3]));
 }
 
 /* Read and check a guest iovec array; returns the count or -errno. */
@@ -324,7 +335,7 @@ int64_t lu_sys_writev(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
         done = w < 0 ? lu_errno() : w;
         free(b);
         free(iov);
-        return done;
+        return epipe_signal(p, done);
     }
     for (int64_t i = 0; i < n; i++) {
         int64_t r = do_write(p, fd, iov[i].base, iov[i].len, -1);
@@ -338,7 +349,7 @@ int64_t lu_sys_writev(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
         }
     }
     free(iov);
-    return done;
+    return epipe_signal(p, done);
 }
 
 /* A path argument; "/proc/self/exe" names the guest program, not us. */
@@ -850,9 +861,11 @@ int64_t lu_sys_ppoll(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
     if (n >= 0 && nfds && lu_copy_to(p, a[0], fds, nfds * sizeof(*fds)) < 0) {
         r = -EFAULT;
     }
-    if (n >= 0 && tsp && lu_copy_to(p, a[2], &(LinuxGuestTimespec){ ts.tv_sec, ts.tv_nsec },
-                                    sizeof(LinuxGuestTimespec)) < 0) {
-        r = -EFAULT;
+    /* Like the kernel: the remaining time goes back to the guest, except
+     * for a zero timeout, and a read-only timespec is no error. */
+    if (n >= 0 && tsp && (gts.tv_sec || gts.tv_nsec)) {
+        LinuxGuestTimespec rem = { ts.tv_sec, ts.tv_nsec };
+        lu_copy_to(p, a[2], &rem, sizeof(rem));
     }
     free(saved);
     free(fds);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gdbstub/gdbstub.h"
 #include "hw/linx/buffers.h"
 #include "hw/linx/tile-regs.h"
 #include "hw/linx/virt.h"
@@ -211,6 +212,15 @@ static void report_trap(LinxVirtMachine *m, CPULinxState *env)
     if (n) {
         unsigned len;
         linx_disas_bytes(buf, n, env->trap_pc, NULL, text, sizeof(text), &len);
+        /* Tabs to single spaces. */
+        char *o = text;
+        for (const char *c = text; *c; c++) {
+            char ch = *c == '\t' ? ' ' : *c;
+            if (ch != ' ' || (o > text && o[-1] != ' ')) {
+                *o++ = ch;
+            }
+        }
+        *o = 0;
     }
     fprintf(stderr,
             "linx-system: unhandled trap %u (cause 0x%x) at pc 0x%" PRIx64 ": %s\n"
@@ -223,7 +233,7 @@ static void report_trap(LinxVirtMachine *m, CPULinxState *env)
 int linx_virt_run(LinxVirtMachine *m, CPULinxState *env)
 {
     while (m->stop == VIRT_RUNNING) {
-        int r = cpu_exec(env);
+        int r = m->gdb ? gdb_stub_cpu_exec(m->gdb, env) : cpu_exec(env);
 
         if (m->stop != VIRT_RUNNING) {
             break;

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -284,6 +285,35 @@ static void test_directories(void **state)
     assert_int_equal(SYS4(NR_faccessat, AT_FDCWD_GUEST, G_PATH, F_OK, 0), -ENOENT);
 }
 
+/* A write to a pipe with no reader: EPIPE and a pending SIGPIPE (the
+ * host ignores SIGPIPE); ppoll with a zero timeout in read-only memory
+ * succeeds (the kernel does not write the remaining time back). */
+static void test_epipe_and_ppoll_timeout(void **state)
+{
+    Fixture *f = *state;
+    LinuxProcess *p = f->p;
+    CPULinxState *env = f->env;
+    int32_t fds[2];
+    LinuxSyscallAction act;
+
+    signal(SIGPIPE, SIG_IGN);
+    assert_int_equal(SYS2(NR_pipe2, G_FDS, 0), 0);
+    assert_int_equal(guest_mem_read(p->mem, G_FDS, fds, 8, GM_PROT_READ, NULL), GM_OK);
+    int32_t pfd[2] = { fds[0], 1 };
+    test_poke(p, G_BUF, pfd, sizeof(pfd));
+    uint64_t zero[2] = { 0, 0 };
+    assert_true(guest_mem_map(p->mem, 0x300000, 0x1000, GM_PROT_READ | GM_PROT_WRITE, false));
+    test_poke(p, 0x300000, zero, sizeof(zero));
+    assert_true(guest_mem_protect(p->mem, 0x300000, 0x1000, GM_PROT_READ));
+    assert_int_equal(SYS4(NR_ppoll, G_BUF, 1, 0x300000, 0), 0);
+    SYS1(NR_close, fds[0]);
+    test_poke(p, G_BUF, "x", 1);
+    assert_int_equal(test_syscall(p, env, NR_write, fds[1], G_BUF, 1, 0, 0, 0, &act), -EPIPE);
+    assert_int_equal(act, LINUX_SYSCALL_SIGNAL);
+    assert_true(p->sig.pending & (UINT64_C(1) << (LINUX_SIGPIPE - 1)));
+    SYS1(NR_close, fds[1]);
+}
+
 /* The emulator's own descriptors are invisible to the guest. */
 static void test_reserved_fds(void **state)
 {
@@ -329,6 +359,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_efault, setup, teardown),
         cmocka_unit_test_setup_teardown(test_vectors_and_pipes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_directories, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_epipe_and_ppoll_timeout, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reserved_fds, setup, teardown),
         cmocka_unit_test_setup_teardown(test_proc_self_exe, setup, teardown),
     };
