@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gdbstub/gdbstub.h"
 #include "linux-user.h"
 #include "tcg/exec.h"
 
@@ -72,7 +73,7 @@ void linux_process_attach_cpu(LinuxProcess *p, CPULinxState *env)
 int linux_cpu_loop(LinuxProcess *p, CPULinxState *env)
 {
     while (!p->exited) {
-        int r = cpu_exec(env);
+        int r = p->gdb ? gdb_stub_cpu_exec(p->gdb, env) : cpu_exec(env);
 
         switch (r) {
         case EXCP_EXIT:

@@ -208,6 +208,10 @@ typedef struct LinuxProcess {
     /* Logging. */
     LinuxOptions opts;
     uint8_t unimp_reported[LINUX_SYSCALL_MAX / 8];
+
+    /* The gdb stub that runs the CPU (-g PORT; NULL: none).  The run loop
+     * calls gdb_stub_cpu_exec() instead of cpu_exec() (gdbstub/gdbstub.h). */
+    struct GdbStub *gdb;
     uint64_t syscall_count;
 } LinuxProcess;
 

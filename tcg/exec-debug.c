@@ -59,6 +59,21 @@ void linx_exec_set_single_step(LinxExecContext *ec, bool on)
     tb_flush_all(ec);
 }
 
+void linx_exec_set_nochain(LinxExecContext *ec, bool on)
+{
+    bool nochain = on || (ec->opts.log_mask & (LINX_LOG_EXEC | LINX_LOG_CPU |
+                                               LINX_LOG_NOCHAIN)) != 0;
+
+    if (ec->nochain == nochain) {
+        return;
+    }
+    ec->nochain = nochain;
+    if (nochain) {
+        /* Chains made so far would keep host code looping. */
+        tb_flush_all(ec);
+    }
+}
+
 void helper_debug_stop(CPULinxState *env, uint64_t pc, uint64_t resume)
 {
     env->pc = pc;

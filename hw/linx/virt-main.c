@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gdbstub/gdbstub.h"
 #include "hw/linx/virt.h"
 #include "tcg/exec.h"
 
@@ -32,6 +33,7 @@ static void usage(FILE *f)
                "  -kernel FILE          the program to load (ET_REL .text at 0x10000)\n"
                "  -m SIZE               RAM size: MiB, or with a K/M/G suffix (default 128M)\n");
     linx_exec_print_options_help(f);
+    gdb_stub_print_options_help(f, GDB_MODE_SYSTEM);
     fprintf(f, "  -nographic, -monitor none, -serial stdio, -smp 1, -bios none\n"
                "                        accepted for compatibility (no effect)\n"
                "  -h, -help             this text\n"
@@ -86,6 +88,7 @@ static bool parse_ram_size(const char *s, uint64_t *out)
 
 typedef struct SystemArgs {
     LinxExecOptions exec;
+    GdbStubConfig gdb; /* -gdb, -s, -S */
     const char *kernel;
     uint64_t ram_size;
 } SystemArgs;
@@ -104,6 +107,14 @@ static int parse_args(SystemArgs *sa, int argc, char **argv)
         }
         if (r == 2) {
             return 0;
+        }
+        if (r == 1) {
+            continue;
+        }
+        r = gdb_stub_parse_option(&sa->gdb, GDB_MODE_SYSTEM, argc, argv, &i, err, sizeof(err));
+        if (r < 0) {
+            fprintf(stderr, "linx-system: %s\n", err);
+            return EXIT_USAGE;
         }
         if (r == 1) {
             continue;
@@ -183,6 +194,10 @@ static int parse_args(SystemArgs *sa, int argc, char **argv)
         usage(stderr);
         return EXIT_USAGE;
     }
+    if (!gdb_stub_check_config(&sa->gdb, err, sizeof(err))) {
+        fprintf(stderr, "linx-system: %s\n", err);
+        return EXIT_USAGE;
+    }
     return -1;
 }
 
@@ -221,9 +236,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "linx-system: out of memory\n");
         return EXIT_START_FAILED;
     }
+    if (sa.gdb.listen && !(m->gdb = gdb_stub_new(&sa.gdb, err, sizeof(err)))) {
+        fprintf(stderr, "linx-system: %s\n", err);
+        return EXIT_START_FAILED;
+    }
     linx_virt_boot(m, env);
     linx_exec_attach_cpu(ec, env);
     status = linx_virt_run(m, env);
+    gdb_stub_report_exit(m->gdb, status, 0);
+    gdb_stub_free(m->gdb);
+    m->gdb = NULL;
     linx_exec_detach_cpu(ec, env);
     linx_exec_free(ec);
     linx_virt_free(m);

@@ -111,6 +111,9 @@ typedef struct LinxVirtMachine {
     int exit_code;
     uint64_t stop_value; /* value written to EXIT / the finisher */
     bool quiet;          /* no LINX_INSN_COUNT line (tests) */
+    /* The gdb stub that runs the CPU (-s/-gdb; NULL: none): the run loop
+     * calls gdb_stub_cpu_exec() instead of cpu_exec() (gdbstub/gdbstub.h). */
+    struct GdbStub *gdb;
     /* Tile/kernel block engine behind the machine's hook (NULL: tile and
      * kernel headers raise ILLEGAL_INST). */
     LinxBlockEngineHook tile_engine;

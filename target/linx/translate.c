@@ -416,6 +416,21 @@ static void gen_cut(DisasContext *ctx, uint64_t next)
     gen_goto_static(ctx, 0, next);
 }
 
+/* A debugger breakpoint at ctx->pc (tcg/exec.h): stop before the
+ * instruction, which has not run; the ones before it in this TB have.
+ * @block_start: the instruction is the marker that starts a block (the
+ * stop is then not mid-block). */
+static void gen_debug_stop(DisasContext *ctx, bool block_start)
+{
+    IRContext *ir = ctx->ir;
+    IRTemp args[3] = { ir->env, gen_const(ctx, (int64_t)ctx->pc), gen_const(ctx, !block_start) };
+
+    gen_count_insns(ctx);
+    ir_gen_call(ir, &linx_helper_debug_stop_info, IR_NO_TEMP, 3, args);
+    ir_gen_exit_tb(ir, 0);
+    ctx->jump = DISAS_NORETURN;
+}
+
 
 /* ======================================================================
  * Per-class translators
@@ -646,6 +661,12 @@ void linx_translate_block(CPULinxState *env, IRContext *ir, TranslationBlock *tb
                 gen_cut(ctx, ctx->pc);
                 break;
             }
+        }
+        /* Breakpoints are decided here, at translation time (tcg/exec.h). */
+        if (env->exec && linx_exec_breakpoint_at(env->exec, ctx->pc)) {
+            gen_debug_stop(ctx, ctx->insn_index == 0 && fr == FETCH_OK &&
+                                    linx_form_is_marker(insn.form));
+            break;
         }
         if (fr == FETCH_ILLEGAL) {
             ctx->insn = &insn;

@@ -1,0 +1,91 @@
+/*
+ * The gdb remote stub: lets gdb (or any RSP client) debug the guest of
+ * linx-user and linx-system over TCP (docs/gdbstub.md).
+ *
+ * The stub wraps the exec loop: a front end calls gdb_stub_cpu_exec()
+ * where it would call cpu_exec().  The wrapper runs the guest, turns
+ * breakpoints, single steps, watchpoint hits, Ctrl-C and (while gdb is
+ * attached) traps into stops reported to gdb, talks to gdb while the
+ * guest is stopped, and returns to the front end what is the front end's
+ * business: EXCP_EXIT, EXCP_HALTED, a trap gdb passed on (EXCP_TRAP),
+ * someone else's exit request (EXCP_INTERRUPT), and EXCP_DEBUG after every
+ * debugger stop (the front end just calls again; this is where it checks
+ * its own stop conditions).  A gdb "kill" ends the run with EXCP_EXIT and
+ * env->exit_code = GDB_KILLED_EXIT.
+ *
+ * Threads: the CPU thread does all socket I/O.  While the guest runs, a
+ * monitor thread owned by the stub waits for input on the connection (or
+ * a connection on the listening socket) and then sets env->exit_request,
+ * so the exec loop returns EXCP_INTERRUPT at the next block; the stub
+ * keeps chaining off for that (linx_exec_set_nochain).  Everything hangs
+ * off the GdbStub: several stubs (machines) can live in one process.
+ *
+ * Usage (a front end):
+ *   GdbStubConfig gc = { 0 };
+ *   ... gdb_stub_parse_option(&gc, GDB_MODE_USER, argc, argv, &i, err, sizeof(err)) ...
+ *   GdbStub *gdb = gc.listen ? gdb_stub_new(&gc, err, sizeof(err)) : NULL;
+ *   for (;;) {
+ *       int r = gdb ? gdb_stub_cpu_exec(gdb, env) : cpu_exec(env);
+ *       ...
+ *   }
+ *   gdb_stub_report_exit(gdb, status, term_signal);   // "W"/"X" to gdb
+ *   gdb_stub_free(gdb);
+ */
+#ifndef LINX_GDBSTUB_GDBSTUB_H
+#define LINX_GDBSTUB_GDBSTUB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "target/linx/cpu.h"
+
+/* Exit status of a guest gdb killed (as if by SIGKILL). */
+#define GDB_KILLED_EXIT 137
+/* -s: QEMU's default port. */
+#define GDB_DEFAULT_PORT 1234
+
+typedef enum GdbStubMode {
+    GDB_MODE_USER,   /* linx-user: -g PORT (always waits for gdb) */
+    GDB_MODE_SYSTEM, /* linx-system: -gdb DEV, -s, -S */
+} GdbStubMode;
+
+typedef struct GdbStubConfig {
+    const char *listen; /* "PORT", "tcp::PORT", "tcp:HOST:PORT" (NULL: no stub) */
+    bool wait;          /* stop before the first instruction until gdb attaches */
+    bool quiet;         /* no "listening on" line on stderr */
+} GdbStubConfig;
+
+typedef struct GdbStub GdbStub;
+
+/* Parse one gdb option at argv[*i] for @mode:
+ *   user:   -g PORT            listen on PORT and wait for gdb
+ *   system: -gdb tcp::PORT     listen
+ *           -s                 -gdb tcp::1234
+ *           -S                 wait for gdb before the first instruction
+ * (also spelled with two dashes; "-g PORT" accepts the same device forms
+ * as -gdb).  Returns 1 and advances *i when it was one, 0 when argv[*i]
+ * is not a gdb option, -1 with a message in @err on a bad value. */
+int gdb_stub_parse_option(GdbStubConfig *cfg, GdbStubMode mode, int argc, char **argv, int *i,
+                          char *err, size_t errlen);
+/* After all options: false with a message for inconsistent ones (-S
+ * without a listening address). */
+bool gdb_stub_check_config(const GdbStubConfig *cfg, char *err, size_t errlen);
+/* One line per option, for a --help text. */
+void gdb_stub_print_options_help(FILE *f, GdbStubMode mode);
+
+/* Open the listening socket (and print "linxemu: gdb stub listening on
+ * HOST:PORT" on stderr unless quiet).  NULL with a message in @err. */
+GdbStub *gdb_stub_new(const GdbStubConfig *cfg, char *err, size_t errlen);
+void gdb_stub_free(GdbStub *s);
+/* The port actually listened on (useful with port 0), or -1. */
+int gdb_stub_port(const GdbStub *s);
+
+/* Run @env like cpu_exec() under the debugger (see the file comment). */
+int gdb_stub_cpu_exec(GdbStub *s, CPULinxState *env);
+
+/* The guest ended: tell gdb ("W code", or "X signal" when Linux signal
+ * @term_signal killed it) and close the connection.  No-op for NULL. */
+void gdb_stub_report_exit(GdbStub *s, int exit_code, int term_signal);
+
+#endif /* LINX_GDBSTUB_GDBSTUB_H */
