@@ -105,7 +105,7 @@ static LinxTileMeta loaded_meta(const TmaPlan *p, const TmaShape *s)
  * for this access, valid until the address space's generation changes.
  */
 static const uint64_t cache_blocks[] = {
-    UINT64_C(2) << 20, UINT64_C(512) << 10, UINT64_C(64) << 10, UINT64_C(16) << 10,
+    UINT64_C(2) << 20, UINT64_C(256) << 10, UINT64_C(64) << 10,
 };
 
 static uint8_t *gm_window(LinxTileState *ts, GuestMemory *gm, uint64_t base, uint64_t rows,

@@ -283,36 +283,39 @@ typedef struct TmaShape {
 } TmaShape;
 
 typedef struct TmaPlan {
-    TmaFault fault;       /* rule != TMA_OK: the header is constant-illegal */
+    /* ---- What tma_exec()'s fast path reads, kept together (the first two
+     * cache lines) so a call touches little of the plan. ---- */
+    TmaKernelFn kernel;
+    bool fast;            /* tma_exec may take its fast path (constant
+                           * shape, TLOAD or one-tile TSTORE) */
     uint8_t op;           /* TmaOp */
-    uint8_t dtype;        /* LinxTileDType */
     uint8_t esize;        /* bytes per element */
-    uint8_t layout;       /* TmaLayout */
     uint8_t tile_layout;  /* LinxTileLayout of the TR side */
     uint8_t gm_dn;        /* GM side is column-major */
     uint8_t pad;          /* TmaPad (TLOAD, TMOV) */
-    uint8_t mov_mode;     /* TmaMovMode (TMOV) */
     uint8_t dst_hand;     /* LinxTileHand pushed by TLOAD/TMOV */
-    uint8_t nsrc;
+    uint8_t stride_reg;   /* 0: stride omitted (contiguous) */
     uint8_t src[TMA_MAX_SRC_TILES];
+    TmaShape shape;
+    uint64_t pad_pattern; /* pad element bits */
+    /* ---- The rest. ---- */
+    TmaFault fault;       /* rule != TMA_OK: the header is constant-illegal */
+    uint8_t dtype;        /* LinxTileDType */
+    uint8_t layout;       /* TmaLayout */
+    uint8_t mov_mode;     /* TmaMovMode (TMOV) */
+    uint8_t nsrc;
     uint8_t dyn;          /* TMA_DYN_* */
     uint8_t dim_mask;     /* which LBs the header wrote */
+    bool shape_const;     /* @shape is final */
     /* Registers feeding the run-time values (codes as encoded). */
     uint8_t lb_reg[3];
-    uint64_t lb_imm[3];
     uint8_t base_reg;
-    uint8_t stride_reg;   /* 0: stride omitted (contiguous) */
     uint8_t size_reg;     /* B.IOT size register, 0 for B.IOTI */
+    uint64_t lb_imm[3];
     /* Constant inputs (valid where the dyn bit is clear). */
     uint64_t lb[3];
     uint64_t stride;
     uint32_t tile_bytes;
-    bool shape_const;     /* @shape is final */
-    bool fast;            /* tma_exec may take its fast path (constant
-                           * shape, TLOAD or one-tile TSTORE) */
-    TmaShape shape;
-    uint64_t pad_pattern; /* pad element bits */
-    TmaKernelFn kernel;
     const char *kernel_name;
 } TmaPlan;
 
