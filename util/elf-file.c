@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define EHDR_SIZE 64
 #define PHDR_SIZE 56
@@ -266,6 +267,12 @@ bool elf_file_open(ElfFile *ef, const char *path, char *err, size_t errlen)
     memset(ef, 0, sizeof(*ef));
     if (!f) {
         return fail(err, errlen, path, "%s", strerror(errno));
+    }
+    /* fopen() accepts a directory; reading it would not. */
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        return fail(err, errlen, path, "not a regular file");
     }
     if (fseek(f, 0, SEEK_END) != 0) {
         fclose(f);
