@@ -80,7 +80,7 @@ static void test_fold_op_matches_reference(void **state)
             assert_int_equal(ir_eval_cond((IRCond)c, a, b), ref_cond((IRCond)c, a, b));
         }
     }
-    uint64_t in[2] = { 1, 2 }, out;
+    uint64_t in[4] = { 1, 2, 0, 0 }, out;
     assert_false(ir_fold_op(IR_qemu_ld, IR_COND_EQ, in, &out));
     assert_false(ir_fold_op(IR_ld64, IR_COND_EQ, in, &out));
 }
