@@ -289,6 +289,11 @@ GuestFault guest_mem_window(GuestMemory *gm, uint64_t base, uint64_t rows, uint6
         }
         return f;
     }
+    if (span_fits && (access & GM_PROT_WRITE)) {
+        /* The caller is about to store through the window: translations
+         * of code pages under the footprint go first, as for any write. */
+        gm_code_range_event(gm, base, span);
+    }
     if (span_fits) {
         *host = contiguous_host(gm, base, span);
     }

@@ -587,6 +587,37 @@ static void test_code_pages(void **state)
     guest_mem_free(gm);
 }
 
+/* A window opened for writing (TSTORE's footprint) counts as a write to
+ * every code page under it: the translations go before the kernel stores. */
+static void test_window_write_hits_code(void **state)
+{
+    GuestMemory *gm = new_space();
+    Observer o = { .gm = gm };
+    GuestMemListener l = { obs_change, obs_code_write, &o };
+    uint8_t *host;
+
+    assert_true(guest_mem_map(gm, BASE, 4 * PAGE, GM_PROT_ALL, false));
+    assert_true(guest_mem_add_listener(gm, &l));
+    guest_mem_set_code(gm, BASE + 2 * PAGE);
+    /* Reading through a window leaves the mark alone. */
+    assert_int_equal(guest_mem_window(gm, BASE + PAGE, 16, 64, PAGE / 8, GM_PROT_READ, &host, NULL),
+                     GM_OK);
+    assert_non_null(host);
+    assert_int_equal(o.ncode, 0);
+    /* A write window ending before the code page does not touch it. */
+    assert_int_equal(guest_mem_window(gm, BASE, 2, 64, PAGE, GM_PROT_WRITE, &host, NULL), GM_OK);
+    assert_int_equal(o.ncode, 0);
+    /* Rows 16 x 64 B, 512 B apart, from BASE + PAGE: the last rows lie on the code page. */
+    assert_int_equal(guest_mem_window(gm, BASE + PAGE, 16, 64, PAGE / 8, GM_PROT_WRITE, &host, NULL),
+                     GM_OK);
+    assert_non_null(host);
+    assert_int_equal(o.ncode, 1);
+    assert_int_equal(o.code_pages[0], BASE + 2 * PAGE);
+    assert_false(guest_mem_is_code(gm, BASE + 2 * PAGE));
+    guest_mem_remove_listener(gm, &o);
+    guest_mem_free(gm);
+}
+
 static void test_legacy_code_hook(void **state)
 {
     GuestMemory *gm = new_space();
@@ -642,6 +673,7 @@ int main(void)
         cmocka_unit_test(test_mmio),
         cmocka_unit_test(test_window),
         cmocka_unit_test(test_code_pages),
+        cmocka_unit_test(test_window_write_hits_code),
         cmocka_unit_test(test_legacy_code_hook),
         cmocka_unit_test(test_listener_limit),
         cmocka_unit_test(test_fault_names),
