@@ -8,7 +8,7 @@
  *   (gdb) monitor tile t#1            tile t#1 through its layout (hw/linx/tile-dump.h)
  *   (gdb) monitor tile acc hex full   the accumulator, element bits, whole matrix
  *   (gdb) monitor tiles               one header line per written tile
- *   (gdb) monitor regs                the CPU dump of -d cpu
+ *   (gdb) monitor regs                every register of the target description
  *   (gdb) monitor ssr 0x1f03          any SSR by number (manager SSRs too)
  *   (gdb) monitor ssr 0 0x1000        write one
  *   (gdb) monitor tb-flush            drop all translations
@@ -27,6 +27,7 @@
 
 #define MONITOR_ERR "E16" /* EINVAL: unknown command or bad arguments */
 #define MAX_WORDS 8
+#define REGS_PER_LINE 4
 /* Bytes of output per 'O' packet ('O' + two hex digits per byte). */
 #define OUTPUT_CHUNK ((GDB_MAX_PACKET - 1) / 2)
 
@@ -166,6 +167,16 @@ static bool cmd_ssr(CPULinxState *env, FILE *out, char **w, unsigned n)
     return true;
 }
 
+/* Every register of the table (no side effects, unlike a -d cpu dump,
+ * which re-syncs the block state over values gdb may have written). */
+static void cmd_regs(CPULinxState *env, FILE *out)
+{
+    for (unsigned i = 0; i < gdb_reg_count(); i++) {
+        fprintf(out, "%-8s %016" PRIx64 "%s", gdb_reg_name(i), gdb_reg_read(env, i),
+                i % REGS_PER_LINE == REGS_PER_LINE - 1 || i + 1 == gdb_reg_count() ? "\n" : "  ");
+    }
+}
+
 static void cmd_stats(CPULinxState *env, FILE *out)
 {
     LinxExecStats st;
@@ -185,7 +196,7 @@ static void cmd_help(FILE *out)
     fprintf(out, "linxemu monitor commands:\n"
                  "  tile NAME [hex] [full]  dump a tile (t#1..t#8, u#.., m#.., n#.., acc, or 0..32)\n"
                  "  tiles                   one line per written tile\n"
-                 "  regs                    the CPU state (as -d cpu prints it)\n"
+                 "  regs                    every register (as gdb knows them)\n"
                  "  ssr ID [VALUE]          read or write an SSR by number (e.g. 0x1f03)\n"
                  "  tb-flush                drop all translations\n"
                  "  stats                   exec-layer counters\n"
@@ -222,7 +233,7 @@ static bool run_command(CPULinxState *env, FILE *out, char *line)
         return true;
     }
     if (!strcmp(w[0], "regs") && n == 1) {
-        linx_cpu_dump_state(env, out);
+        cmd_regs(env, out);
         return true;
     }
     if (!strcmp(w[0], "ssr")) {
