@@ -15,9 +15,12 @@
  * declines them and the front end raises SCALL, which becomes SIGILL.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gdbstub/gdbstub.h"
+#include "hw/linx/tile-engine.h"
+#include "hw/linx/tile-regs.h"
 #include "linux-user.h"
 #include "tcg/exec.h"
 
@@ -61,6 +64,22 @@ void linux_process_attach_cpu(LinuxProcess *p, CPULinxState *env)
     env->mem = p->mem;
     env->acrc_hook = linux_acrc_hook;
     env->acrc_opaque = p;
+    /* Tile headers run on the tile engine (hw/linx/tile-engine.h), as on
+     * the virt machine but without its peer-compatibility no-op. */
+    if (!p->tiles) {
+        p->tiles = linx_tile_state_new();
+    }
+    if (!p->tile_engine) {
+        p->tile_engine = calloc(1, sizeof(*p->tile_engine));
+        if (p->tile_engine) {
+            linx_tile_engine_init(p->tile_engine, NULL);
+        }
+    }
+    env->tiles = p->tiles;
+    if (p->tiles && p->tile_engine) {
+        env->block_engine = linx_tile_block_engine;
+        env->block_engine_opaque = p->tile_engine;
+    }
     /* The commit trace reports a register as written when it differs
      * from the helper's snapshot (target/linx/helper_trace.c: GPRs, then
      * the T and U queues); the start values are not writes. */

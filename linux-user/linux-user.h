@@ -191,6 +191,11 @@ typedef struct LinuxProcess {
 
     LinuxSignalState sig;
 
+    /* Tile register file and block engine of the CPU (cpu-loop.c sets
+     * them up; freed with the process). */
+    struct LinxTileState *tiles;
+    struct LinxTileEngine *tile_engine;
+
     /* Resource limits as the guest sees them ([cur, max]); the guest's
      * setrlimit changes only this table, never the emulator's limits. */
     uint64_t rlim[LINUX_RLIM_NLIMITS][2];
@@ -245,6 +250,8 @@ int linux_cpu_loop(LinuxProcess *p, CPULinxState *env);
  * PT_INTERP when there is no PT_DYNAMIC; rejects dynamic programs and
  * malformed images with a message naming the rule. */
 struct ElfFile;
+struct LinxTileState;
+struct LinxTileEngine;
 bool linux_load_elf(GuestMemory *gm, const struct ElfFile *ef, const char *what, LinuxImage *img,
                     char *err, size_t errlen);
 

@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "hw/linx/tile-regs.h"
 #include "linux-user.h"
 #include "util/elf-file.h"
 
@@ -56,6 +57,10 @@ void linux_process_free(LinuxProcess *p)
         return;
     }
     guest_mem_free(p->mem);
+    if (p->tiles) {
+        linx_tile_state_free(p->tiles);
+    }
+    free(p->tile_engine);
     free(p->exe_path);
     free(p);
 }

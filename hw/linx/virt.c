@@ -13,6 +13,7 @@
 
 #include "gdbstub/gdbstub.h"
 #include "hw/linx/buffers.h"
+#include "hw/linx/tile-engine.h"
 #include "hw/linx/tile-regs.h"
 #include "hw/linx/virt.h"
 #include "target/linx/decode.h"
@@ -51,7 +52,9 @@ static const uint8_t virt_tramp_code[VIRT_TRAMP_BYTES] = {
  */
 static bool header_binds_nothing(const LinxBlockHeader *h)
 {
-    const uint64_t present = UINT64_C(1) << 63;
+    /* A recorded descriptor has bit 62 or 63 set (the translator uses 62,
+     * cpu.h's comment says 63; the tile engine accepts both). */
+    const uint64_t present = UINT64_C(3) << 62;
 
     return h->type == LINX_BLK_TMA && !(h->arg & present) && h->nior == 0 && h->niot == 0 &&
            (h->dim_mask & 7) == 0;
@@ -129,7 +132,13 @@ LinxVirtMachine *linx_virt_new(uint64_t ram_size, char *err, size_t errlen)
     m->mem = guest_mem_new(GUEST_MEM_LIMIT_DEFAULT);
     m->buffers = linx_buffers_new(LINX_BUF_PROFILE_A2A3);
     m->tiles = linx_tile_state_new();
-    if (!m->mem || !m->buffers || !m->tiles || !map_ram(m->mem, ram_size) ||
+    LinxTileEngine *eng = calloc(1, sizeof(*eng));
+    if (eng) {
+        linx_tile_engine_init(eng, NULL);
+        m->tile_engine = linx_tile_block_engine;
+        m->tile_engine_opaque = eng;
+    }
+    if (!m->mem || !m->buffers || !m->tiles || !eng || !map_ram(m->mem, ram_size) ||
         !linx_virt_map_devices(m)) {
         virt_fail(err, errlen, "cannot set up the address space");
         linx_virt_free(m);
@@ -150,6 +159,7 @@ void linx_virt_free(LinxVirtMachine *m)
     if (m->tiles) {
         linx_tile_state_free(m->tiles);
     }
+    free(m->tile_engine_opaque);
     free(m);
 }
 

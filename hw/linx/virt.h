@@ -114,8 +114,10 @@ typedef struct LinxVirtMachine {
     /* The gdb stub that runs the CPU (-s/-gdb; NULL: none): the run loop
      * calls gdb_stub_cpu_exec() instead of cpu_exec() (gdbstub/gdbstub.h). */
     struct GdbStub *gdb;
-    /* Tile/kernel block engine behind the machine's hook (NULL: tile and
-     * kernel headers raise ILLEGAL_INST). */
+    /* Tile/kernel block engine behind the machine's hook: the tile
+     * engine (hw/linx/tile-engine.h) by default; NULL makes tile and
+     * kernel headers raise ILLEGAL_INST.  The opaque state is owned by
+     * the machine (freed with it). */
     LinxBlockEngineHook tile_engine;
     void *tile_engine_opaque;
 } LinxVirtMachine;
