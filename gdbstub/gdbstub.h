@@ -16,9 +16,11 @@
  * Threads: the CPU thread does all socket I/O.  While the guest runs, a
  * monitor thread owned by the stub waits for input on the connection (or
  * a connection on the listening socket) and then sets env->exit_request,
- * so the exec loop returns EXCP_INTERRUPT at the next block; the stub
- * keeps chaining off for that (linx_exec_set_nochain).  Everything hangs
- * off the GdbStub: several stubs (machines) can live in one process.
+ * so the exec loop returns EXCP_INTERRUPT at the next block: the stub
+ * has TBs check the flag at entry (linx_exec_set_exit_check), so chained
+ * JIT code stops too, at the cost of one load and branch per block.
+ * Everything hangs off the GdbStub: several stubs (machines) can live in
+ * one process.
  *
  * Usage (a front end):
  *   GdbStubConfig gc = { 0 };

@@ -301,9 +301,9 @@ static void bind_cpu(GdbStub *s, CPULinxState *env)
         return;
     }
     s->env = env;
-    /* Chained JIT code never looks at exit_request (gdbstub.h). */
+    /* Chained JIT code must look at exit_request (gdbstub.h). */
     if (env->exec) {
-        linx_exec_set_nochain(env->exec, true);
+        linx_exec_set_exit_check(env->exec, true);
     }
     gdb_monitor_start(s);
 }

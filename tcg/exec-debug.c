@@ -59,19 +59,19 @@ void linx_exec_set_single_step(LinxExecContext *ec, bool on)
     tb_flush_all(ec);
 }
 
-void linx_exec_set_nochain(LinxExecContext *ec, bool on)
+void linx_exec_set_exit_check(LinxExecContext *ec, bool on)
 {
-    bool nochain = on || (ec->opts.log_mask & (LINX_LOG_EXEC | LINX_LOG_CPU |
-                                               LINX_LOG_NOCHAIN)) != 0;
+    bool was = (ec->tb_flags_extra & TB_F_EXIT_CHECK) != 0;
 
-    if (ec->nochain == nochain) {
+    if (was == on) {
         return;
     }
-    ec->nochain = nochain;
-    if (nochain) {
-        /* Chains made so far would keep host code looping. */
-        tb_flush_all(ec);
+    if (on) {
+        ec->tb_flags_extra |= TB_F_EXIT_CHECK;
+    } else {
+        ec->tb_flags_extra &= ~(uint32_t)TB_F_EXIT_CHECK;
     }
+    tb_flush_all(ec);
 }
 
 void helper_debug_stop(CPULinxState *env, uint64_t pc, uint64_t resume)

@@ -189,13 +189,14 @@ bool linx_exec_breakpoint_at(const LinxExecContext *ec, uint64_t pc);
  * the instruction raised). */
 void linx_exec_set_single_step(LinxExecContext *ec, bool on);
 
-/* Chaining off while @on (gdbstub): every TB returns to the exec loop,
- * which checks env->exit_request before running the next one.  A debugger
- * whose reader thread sets exit_request to interrupt a running guest needs
- * this, because chained JIT code never looks at the flag.  Turning it on
- * drops the chains made so far (a TB-cache flush).  -d nochain, exec and
- * cpu keep chaining off whatever @on says. */
-void linx_exec_set_nochain(LinxExecContext *ec, bool on);
+/* Exit checks while @on (gdbstub): TBs are translated with TB_F_EXIT_CHECK,
+ * and the front end makes such a TB leave before its first instruction
+ * when env->exit_request is set (env->pc and env->resume then name that
+ * TB again), so another thread can stop chained code at the next block,
+ * at the cost of one load and branch per TB (turning chaining off would
+ * cost a return to the exec loop per block).  Switching drops all
+ * translations (no TB without the check stays chained). */
+void linx_exec_set_exit_check(LinxExecContext *ec, bool on);
 
 /* Stop for the debugger before the instruction at @pc: env->pc = @pc,
  * env->resume = @resume (1 when @pc is inside a block), cpu_exec()

@@ -34,6 +34,7 @@ enum {
     TB_F_ONE_INSN = 1 << 1, /* one guest instruction per TB (-one-insn-per-tb, gdb step) */
     TB_F_TRACE = 1 << 2,    /* emit commit-trace calls */
     TB_F_BODY = 1 << 3,     /* a kernel body (MPAR/MSEQ) rather than a block */
+    TB_F_EXIT_CHECK = 1 << 4, /* leave at entry when env->exit_request is set (gdbstub) */
 };
 
 /* Properties found while translating. */

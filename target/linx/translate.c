@@ -594,6 +594,24 @@ static void gen_resume_prologue(DisasContext *ctx, uint64_t pc)
     ir_gen_movi(ir, cpu_field(ctx, resume), 0);
 }
 
+/* TB_F_EXIT_CHECK (tcg/exec.h, linx_exec_set_exit_check): leave before
+ * the first instruction when another thread set env->exit_request, with
+ * env->pc and env->resume naming this TB again (a chained jump into it
+ * did not store them). */
+static void gen_exit_check(DisasContext *ctx, bool resume)
+{
+    IRContext *ir = ctx->ir;
+    IRTemp req = ir_temp(ir);
+    IRLabel l_run = ir_label(ir);
+
+    ir_gen_ld(ir, IR_ld32s, req, ir->env, (int32_t)offsetof(CPULinxState, exit_request));
+    ir_gen_brcond(ir, IR_COND_EQ, req, gen_const(ctx, 0), l_run);
+    ir_gen_movi(ir, cpu_field(ctx, pc), (int64_t)ctx->tb->pc);
+    ir_gen_movi(ir, cpu_field(ctx, resume), resume);
+    ir_gen_exit_tb(ir, 0);
+    ir_gen_set_label(ir, l_run);
+}
+
 /* The TB for a branch to a non-marker: raise E_BLOCK(EC_CFI) (TB_C_CFI_BAD). */
 static void gen_cfi_bad_tb(DisasContext *ctx)
 {
@@ -628,6 +646,9 @@ void linx_translate_block(CPULinxState *env, IRContext *ir, TranslationBlock *tb
         tb->size = insn.len;
         gen_cfi_bad_tb(ctx);
         return;
+    }
+    if (tb->flags & TB_F_EXIT_CHECK) {
+        gen_exit_check(ctx, resume);
     }
 
     for (;;) {
