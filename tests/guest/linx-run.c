@@ -8,15 +8,20 @@
  *
  *   0x10000000  UART data: a store writes one byte to stdout
  *   0x10000004  EXIT: a store ends the run with that exit code
+ *   0x10000008  MARK: a store records the host time (benchmarks: the
+ *               wall and process CPU time between the first and the last
+ *               mark are printed on stderr at the end as
+ *               "linx-run: kernel_s=S kernel_cpu_s=C insns=N")
  *
  *   linx-run [engine options] [--expect-trap NUM[:CAUSE]] [--forms FILE]
- *            [--max-seconds N] prog.elf
+ *            [--max-seconds N] [--ram-mib N] [--arg N] prog.elf
  *
  * Engine options are the exec layer's (-accel jit|interp, -one-insn-per-tb,
  * -d ..., -trace-commit FILE).  --expect-trap makes a trap with that
  * TRAPNUM (and cause) the passing outcome; --forms writes the catalog form
  * index of every retired instruction (one per line, sorted, unique) for
- * scripts/form-coverage.py.  Exit status: the guest's exit code, 0 for an
+ * scripts/form-coverage.py.  --ram-mib sizes the RAM at 0x80000000
+ * (default 256 KiB), --arg N starts the program with a0 = N.  Exit status: the guest's exit code, 0 for an
  * expected trap, 1 for an unexpected trap or error (with a register dump).
  */
 #include <inttypes.h>
@@ -24,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hw/core/guest-memory.h"
@@ -37,6 +43,7 @@ enum {
     RUN_MMIO_SIZE = 0x1000,
     RUN_UART_DATA = 0x0,
     RUN_EXIT = 0x4,
+    RUN_MARK = 0x8,
 };
 
 #define RUN_SPACE_LIMIT (UINT64_C(1) << 48)
@@ -44,6 +51,18 @@ enum {
 #define RUN_STACK_SIZE UINT64_C(0x100000)
 #define RUN_RAM_BASE UINT64_C(0x80000000)
 #define RUN_RAM_SIZE UINT64_C(0x40000)
+
+/* MARK register state: first and last mark (host seconds, wall and
+ * process CPU time). */
+static double mark_first = -1, mark_last = -1, mark_cpu_first, mark_cpu_last;
+
+static double now_s(clockid_t clock)
+{
+    struct timespec ts;
+
+    clock_gettime(clock, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 static bool mmio_read(void *opaque, uint64_t offset, unsigned size, uint64_t *value)
 {
@@ -57,6 +76,15 @@ static bool mmio_write(void *opaque, uint64_t offset, unsigned size, uint64_t va
 
     if (offset == RUN_UART_DATA) {
         putchar((int)(value & 0xff));
+        return true;
+    }
+    if (offset == RUN_MARK) {
+        mark_last = now_s(CLOCK_MONOTONIC);
+        mark_cpu_last = now_s(CLOCK_PROCESS_CPUTIME_ID);
+        if (mark_first < 0) {
+            mark_first = mark_last;
+            mark_cpu_first = mark_cpu_last;
+        }
         return true;
     }
     if (offset == RUN_EXIT) {
@@ -151,7 +179,7 @@ static bool write_forms(const char *trace_path, const char *out_path)
 static void usage(void)
 {
     fprintf(stderr, "usage: linx-run [engine options] [--expect-trap NUM[:CAUSE]] "
-                    "[--forms FILE] [--max-seconds N] prog.elf\n");
+                    "[--forms FILE] [--max-seconds N] [--ram-mib N] [--arg N] prog.elf\n");
     linx_exec_print_options_help(stderr);
 }
 
@@ -163,6 +191,7 @@ int main(int argc, char **argv)
     char err[256];
     long expect_trap = -1, expect_cause = -1;
     unsigned max_seconds = 60;
+    uint64_t ram_size = RUN_RAM_SIZE, arg = 0;
     GuestMemory *gm;
     LinxExecContext *ec;
     CPULinxState *env;
@@ -193,6 +222,12 @@ int main(int argc, char **argv)
         } else if (!strcmp(argv[i], "--max-seconds") && i + 1 < argc) {
             max_seconds = (unsigned)strtoul(argv[i + 1], NULL, 0);
             i += 2;
+        } else if (!strcmp(argv[i], "--ram-mib") && i + 1 < argc) {
+            ram_size = strtoull(argv[i + 1], NULL, 0) << 20;
+            i += 2;
+        } else if (!strcmp(argv[i], "--arg") && i + 1 < argc) {
+            arg = strtoull(argv[i + 1], NULL, 0);
+            i += 2;
         } else if (argv[i][0] != '-' && !prog) {
             prog = argv[i++];
         } else {
@@ -220,7 +255,8 @@ int main(int argc, char **argv)
     if (!load_elf(gm, prog, &entry) ||
         !guest_mem_map(gm, RUN_STACK_TOP - RUN_STACK_SIZE, RUN_STACK_SIZE,
                        GM_PROT_READ | GM_PROT_WRITE, false) ||
-        !guest_mem_map(gm, RUN_RAM_BASE, RUN_RAM_SIZE, GM_PROT_READ | GM_PROT_WRITE, false) ||
+        !ram_size || ram_size > (UINT64_C(1) << 36) ||
+        !guest_mem_map(gm, RUN_RAM_BASE, ram_size, GM_PROT_READ | GM_PROT_WRITE, false) ||
         !guest_mem_map_mmio(gm, RUN_MMIO_BASE, RUN_MMIO_SIZE, &mmio_ops, env)) {
         fprintf(stderr, "linx-run: %s: cannot set up the address space\n", prog);
         return 1;
@@ -233,6 +269,7 @@ int main(int argc, char **argv)
     env->mem = gm;
     linx_cpu_reset(env, entry, 0);
     env->gpr[LINX_REG_SP] = RUN_STACK_TOP;
+    env->gpr[LINX_REG_A0] = arg;
     linx_exec_attach_cpu(ec, env);
 
     for (;;) {
@@ -264,6 +301,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "linx-run: %s: expected trap %ld, but the program exited\n", prog,
                 expect_trap);
         rc = 1;
+    }
+    if (mark_first >= 0) {
+        fprintf(stderr, "linx-run: kernel_s=%.4f kernel_cpu_s=%.4f insns=%" PRIu64 "\n",
+                mark_last - mark_first, mark_cpu_last - mark_cpu_first, env->insn_count);
     }
     linx_exec_free(ec);
     if (forms && !write_forms(trace_tmp, forms)) {
