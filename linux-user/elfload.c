@@ -260,7 +260,7 @@ static bool map_pages(GuestMemory *gm, uint64_t start, uint64_t end, int prot)
 bool linux_load_elf(GuestMemory *gm, const ElfFile *ef, const char *what, LinuxImage *img,
                     char *err, size_t errlen)
 {
-    uint64_t lo, hi, bias = 0;
+    uint64_t lo = 0, hi = 0, bias = 0;
 
     memset(img, 0, sizeof(*img));
     if (!check_image(ef, what, &lo, &hi, err, errlen)) {

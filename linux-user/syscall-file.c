@@ -1,5 +1,8 @@
 /*
- * Linux user mode: file I/O system calls.
+ * Linux user mode: system calls on open descriptors - read, write and
+ * their vector and positioned forms, close, lseek, dup, dup3, pipe2,
+ * fcntl, ioctl (terminal queries) and ppoll.  Calls that take paths are in
+ * syscall-fs.c.
  *
  * Guest file descriptors are host file descriptors (as in QEMU), except
  * the ones the emulator itself uses (-D log, -trace-commit file), which
@@ -10,7 +13,6 @@
  * it cannot store), then copied with guest_mem_write/read.  A transfer
  * stops at the first short host read or write, like the kernel's.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -18,47 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
 #include <termios.h>
 #include <unistd.h>
 
 #include "syscall-internal.h"
-
-/* asm-generic open flags: the host (x86-64) uses the same values. */
-enum {
-    LINUX_O_ACCMODE = 00000003,
-    LINUX_O_CREAT = 00000100,
-    LINUX_O_EXCL = 00000200,
-    LINUX_O_NOCTTY = 00000400,
-    LINUX_O_TRUNC = 00001000,
-    LINUX_O_APPEND = 00002000,
-    LINUX_O_NONBLOCK = 00004000,
-    LINUX_O_DSYNC = 00010000,
-    LINUX_O_DIRECT = 00040000,
-    LINUX_O_LARGEFILE = 00100000,
-    LINUX_O_DIRECTORY = 00200000,
-    LINUX_O_NOFOLLOW = 00400000,
-    LINUX_O_NOATIME = 01000000,
-    LINUX_O_CLOEXEC = 02000000,
-    LINUX_O_SYNC = 04010000,
-    LINUX_O_PATH = 010000000,
-    LINUX_O_TMPFILE = 020200000,
-};
-_Static_assert(O_CREAT == LINUX_O_CREAT && O_EXCL == LINUX_O_EXCL && O_TRUNC == LINUX_O_TRUNC &&
-                   O_APPEND == LINUX_O_APPEND && O_NONBLOCK == LINUX_O_NONBLOCK &&
-                   O_DIRECTORY == LINUX_O_DIRECTORY && O_NOFOLLOW == LINUX_O_NOFOLLOW &&
-                   O_CLOEXEC == LINUX_O_CLOEXEC && O_PATH == LINUX_O_PATH &&
-                   O_NOCTTY == LINUX_O_NOCTTY && O_DSYNC == LINUX_O_DSYNC,
-               "host open flags must be the asm-generic values");
-
-#define LINUX_OPEN_FLAGS_KNOWN                                                                    \
-    (LINUX_O_ACCMODE | LINUX_O_CREAT | LINUX_O_EXCL | LINUX_O_NOCTTY | LINUX_O_TRUNC |          \
-     LINUX_O_APPEND | LINUX_O_NONBLOCK | LINUX_O_DSYNC | LINUX_O_DIRECT | LINUX_O_LARGEFILE |   \
-     LINUX_O_DIRECTORY | LINUX_O_NOFOLLOW | LINUX_O_NOATIME | LINUX_O_CLOEXEC | LINUX_O_SYNC |  \
-     LINUX_O_PATH | LINUX_O_TMPFILE)
-
-#define LINUX_AT_FDCWD (-100)
 
 /* Terminal ioctls (asm-generic/ioctls.h, also the host's). */
 enum {
@@ -93,28 +58,7 @@ enum {
 };
 /* struct flock (64-bit): type, whence, start, len, pid. */
 #define LINUX_FLOCK_SIZE 32
-
-/* A guest fd that is a valid int and not one of the emulator's own. */
-static int guest_fd(LinuxProcess *p, uint64_t v)
-{
-    int fd = (int)(int32_t)v;
-
-    if (fd < 0 || linux_fd_is_reserved(p, fd)) {
-        return -1;
-    }
-    return fd;
-}
-
-/* A dirfd argument: AT_FDCWD or a usable descriptor. */
-static int guest_dirfd(LinuxProcess *p, uint64_t v)
-{
-    int fd = (int)(int32_t)v;
-
-    if (fd == LINUX_AT_FDCWD) {
-        return AT_FDCWD;
-    }
-    return guest_fd(p, v);
-}
+_Static_assert(sizeof(struct flock) == LINUX_FLOCK_SIZE, "struct flock layout");
 
 static void *bounce_alloc(size_t len)
 {
@@ -201,7 +145,7 @@ static int64_t do_write(LinuxProcess *p, int fd, uint64_t buf, uint64_t len, int
 
 int64_t lu_sys_read(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
-    return do_read(p, guest_fd(p, a[0]), a[1], a[2], -1);
+    return do_read(p, lu_guest_fd(p, a[0]), a[1], a[2], -1);
 }
 
 /* Writing to a pipe with no reader: EPIPE, and SIGPIPE for the guest
@@ -217,7 +161,7 @@ static int64_t epipe_signal(LinuxProcess *p, int64_t r)
 
 int64_t lu_sys_write(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
-    return epipe_signal(p, do_write(p, guest_fd(p, a[0]), a[1], a[2], -1));
+    return epipe_signal(p, do_write(p, lu_guest_fd(p, a[0]), a[1], a[2], -1));
 }
 
 int64_t lu_sys_pread64(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
@@ -225,7 +169,7 @@ int64_t lu_sys_pread64(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
     if ((int64_t)a[3] < 0) {
         return -EINVAL;
     }
-    return do_read(p, guest_fd(p, a[0]), a[1], a[2], (int64_t)a[3]);
+    return do_read(p, lu_guest_fd(p, a[0]), a[1], a[2], (int64_t)a[3]);
 }
 
 int64_t lu_sys_pwrite64(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
@@ -233,7 +177,7 @@ int64_t lu_sys_pwrite64(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
     if ((int64_t)a[3] < 0) {
         return -EINVAL;
     }
-    return epipe_signal(p, do_write(p, guest_fd(p, a[0]), a[1], a[2], (int64_t)a[3]));
+    return epipe_signal(p, do_write(p, lu_guest_fd(p, a[0]), a[1], a[2], (int64_t)a[3]));
 }
 
 /* Read and check a guest iovec array; returns the count or -errno. */
@@ -273,7 +217,7 @@ static int64_t read_iov(LinuxProcess *p, uint64_t addr, uint64_t cnt, LinuxGuest
 
 int64_t lu_sys_readv(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
-    int fd = guest_fd(p, a[0]);
+    int fd = lu_guest_fd(p, a[0]);
     LinuxGuestIovec *iov;
     uint64_t total;
     int64_t n = read_iov(p, a[1], a[2], &iov, &total), done = 0;
@@ -302,7 +246,7 @@ int64_t lu_sys_readv(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 
 int64_t lu_sys_writev(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
-    int fd = guest_fd(p, a[0]);
+    int fd = lu_guest_fd(p, a[0]);
     LinuxGuestIovec *iov;
     uint64_t total;
     int64_t n = read_iov(p, a[1], a[2], &iov, &total), done = 0;
@@ -352,50 +296,9 @@ int64_t lu_sys_writev(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
     return epipe_signal(p, done);
 }
 
-/* A path argument; "/proc/self/exe" names the guest program, not us. */
-static int64_t get_path(LinuxProcess *p, uint64_t addr, char **out)
-{
-    int r = lu_read_string(p, addr, LU_PATH_MAX, out);
-
-    if (r < 0) {
-        return r;
-    }
-    if (strcmp(*out, "/proc/self/exe") == 0 && p->exe_path) {
-        free(*out);
-        *out = strdup(p->exe_path);
-        if (!*out) {
-            return -ENOMEM;
-        }
-    }
-    return 0;
-}
-
-int64_t lu_sys_openat(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
-{
-    int dirfd = guest_dirfd(p, a[0]);
-    int flags = (int)(uint32_t)a[2];
-    char *path;
-    int64_t r;
-
-    if (dirfd < 0 && dirfd != AT_FDCWD) {
-        return -EBADF;
-    }
-    if (flags & ~LINUX_OPEN_FLAGS_KNOWN) {
-        return -EINVAL;
-    }
-    r = get_path(p, a[1], &path);
-    if (r < 0) {
-        return r;
-    }
-    int fd = openat(dirfd, path, flags, (mode_t)a[3]);
-    r = fd < 0 ? lu_errno() : fd;
-    free(path);
-    return r;
-}
-
 int64_t lu_sys_close(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
-    int fd = guest_fd(p, a[0]);
+    int fd = lu_guest_fd(p, a[0]);
 
     if (fd < 0) {
         return -EBADF;
@@ -405,7 +308,7 @@ int64_t lu_sys_close(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 
 int64_t lu_sys_lseek(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
-    int fd = guest_fd(p, a[0]);
+    int fd = lu_guest_fd(p, a[0]);
 
     if (fd < 0) {
         return -EBADF;
@@ -414,96 +317,11 @@ int64_t lu_sys_lseek(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
     return r < 0 ? lu_errno() : (int64_t)r;
 }
 
-static int64_t put_stat(LinuxProcess *p, uint64_t addr, const struct stat *st)
-{
-    LinuxGuestStat g;
-
-    memset(&g, 0, sizeof(g));
-    g.st_dev = st->st_dev;
-    g.st_ino = st->st_ino;
-    g.st_mode = st->st_mode;
-    g.st_nlink = (uint32_t)st->st_nlink;
-    g.st_uid = st->st_uid;
-    g.st_gid = st->st_gid;
-    g.st_rdev = st->st_rdev;
-    g.st_size = st->st_size;
-    g.st_blksize = (int32_t)st->st_blksize;
-    g.st_blocks = st->st_blocks;
-    g.st_atime_sec = st->st_atim.tv_sec;
-    g.st_atime_nsec = (uint64_t)st->st_atim.tv_nsec;
-    g.st_mtime_sec = st->st_mtim.tv_sec;
-    g.st_mtime_nsec = (uint64_t)st->st_mtim.tv_nsec;
-    g.st_ctime_sec = st->st_ctim.tv_sec;
-    g.st_ctime_nsec = (uint64_t)st->st_ctim.tv_nsec;
-    return lu_copy_to(p, addr, &g, sizeof(g));
-}
-
-int64_t lu_sys_fstat(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
-{
-    int fd = guest_fd(p, a[0]);
-    struct stat st;
-
-    if (fd < 0) {
-        return -EBADF;
-    }
-    if (fstat(fd, &st) < 0) {
-        return lu_errno();
-    }
-    return put_stat(p, a[1], &st);
-}
-
-int64_t lu_sys_newfstatat(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
-{
-    int dirfd = guest_dirfd(p, a[0]);
-    int flags = (int)(uint32_t)a[3];
-    struct stat st;
-    char *path;
-    int64_t r;
-
-    if (dirfd < 0 && dirfd != AT_FDCWD) {
-        return -EBADF;
-    }
-    r = get_path(p, a[1], &path);
-    if (r < 0) {
-        return r;
-    }
-    r = fstatat(dirfd, path, &st, flags) < 0 ? lu_errno() : 0;
-    free(path);
-    return r < 0 ? r : put_stat(p, a[2], &st);
-}
-
-int64_t lu_sys_getdents64(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
-{
-    int fd = guest_fd(p, a[0]);
-    size_t count = a[2] > LU_IO_CHUNK ? LU_IO_CHUNK : (size_t)a[2];
-    uint8_t *b;
-    long n;
-
-    if (fd < 0) {
-        return -EBADF;
-    }
-    if (lu_check_write(p, a[1], count) < 0) {
-        return -EFAULT;
-    }
-    b = malloc(count ? count : 1);
-    if (!b) {
-        return -ENOMEM;
-    }
-    /* struct linux_dirent64 has the same layout for guest and host. */
-    n = syscall(SYS_getdents64, fd, b, count);
-    int64_t r = n < 0 ? lu_errno() : n;
-    if (n > 0 && lu_copy_to(p, a[1], b, (size_t)n) < 0) {
-        r = -EFAULT;
-    }
-    free(b);
-    return r;
-}
-
 /* Terminal and descriptor ioctls; anything else is ENOTTY (reported
  * under -d unimp). */
 int64_t lu_sys_ioctl(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
-    int fd = guest_fd(p, a[0]);
+    int fd = lu_guest_fd(p, a[0]);
     unsigned cmd = (unsigned)a[1];
     uint8_t buf[LINUX_TERMIOS_SIZE];
     int v = 0;
@@ -556,9 +374,9 @@ int64_t lu_sys_ioctl(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 
 int64_t lu_sys_fcntl(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
-    int fd = guest_fd(p, a[0]);
+    int fd = lu_guest_fd(p, a[0]);
     int cmd = (int)(int32_t)a[1];
-    uint8_t fl[LINUX_FLOCK_SIZE];
+    struct flock fl;
     int r;
 
     if (fd < 0) {
@@ -577,14 +395,13 @@ int64_t lu_sys_fcntl(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
     case LINUX_F_SETLK:
     case LINUX_F_SETLKW:
         /* struct flock has the same 64-bit layout on the host. */
-        _Static_assert(sizeof(struct flock) == LINUX_FLOCK_SIZE, "struct flock layout");
-        if (lu_copy_from(p, fl, a[2], sizeof(fl)) < 0) {
+        if (lu_copy_from(p, &fl, a[2], sizeof(fl)) < 0) {
             return -EFAULT;
         }
-        if (fcntl(fd, cmd, (struct flock *)fl) < 0) {
+        if (fcntl(fd, cmd, &fl) < 0) {
             return lu_errno();
         }
-        return cmd == LINUX_F_GETLK ? lu_copy_to(p, a[2], fl, sizeof(fl)) : 0;
+        return cmd == LINUX_F_GETLK ? lu_copy_to(p, a[2], &fl, sizeof(fl)) : 0;
     default:
         lu_report_unimp(p, "fcntl command %d", cmd);
         return -EINVAL;
@@ -593,7 +410,7 @@ int64_t lu_sys_fcntl(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 
 int64_t lu_sys_dup(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
-    int fd = guest_fd(p, a[0]);
+    int fd = lu_guest_fd(p, a[0]);
 
     if (fd < 0) {
         return -EBADF;
@@ -604,7 +421,7 @@ int64_t lu_sys_dup(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 
 int64_t lu_sys_dup3(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
-    int oldfd = guest_fd(p, a[0]), newfd = guest_fd(p, a[1]);
+    int oldfd = lu_guest_fd(p, a[0]), newfd = lu_guest_fd(p, a[1]);
 
     if (oldfd < 0 || newfd < 0) {
         return -EBADF;
@@ -628,185 +445,6 @@ int64_t lu_sys_pipe2(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
     }
     int32_t g[2] = { fds[0], fds[1] };
     return lu_copy_to(p, a[0], g, sizeof(g));
-}
-
-/* Common shape of the *at calls taking (dirfd, path). */
-static int64_t path_at(LinuxProcess *p, uint64_t dirarg, uint64_t patharg, int *dirfd, char **path)
-{
-    *dirfd = guest_dirfd(p, dirarg);
-    if (*dirfd < 0 && *dirfd != AT_FDCWD) {
-        return -EBADF;
-    }
-    return get_path(p, patharg, path);
-}
-
-int64_t lu_sys_unlinkat(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
-{
-    int dirfd;
-    char *path;
-    int64_t r = path_at(p, a[0], a[1], &dirfd, &path);
-
-    if (r < 0) {
-        return r;
-    }
-    r = unlinkat(dirfd, path, (int)(uint32_t)a[2]) < 0 ? lu_errno() : 0;
-    free(path);
-    return r;
-}
-
-int64_t lu_sys_mkdirat(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
-{
-    int dirfd;
-    char *path;
-    int64_t r = path_at(p, a[0], a[1], &dirfd, &path);
-
-    if (r < 0) {
-        return r;
-    }
-    r = mkdirat(dirfd, path, (mode_t)a[2]) < 0 ? lu_errno() : 0;
-    free(path);
-    return r;
-}
-
-int64_t lu_sys_renameat2(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
-{
-    int olddir, newdir;
-    char *oldpath, *newpath;
-    int64_t r = path_at(p, a[0], a[1], &olddir, &oldpath);
-
-    if (r < 0) {
-        return r;
-    }
-    r = path_at(p, a[2], a[3], &newdir, &newpath);
-    if (r < 0) {
-        free(oldpath);
-        return r;
-    }
-    r = syscall(SYS_renameat2, olddir, oldpath, newdir, newpath, (unsigned)a[4]) < 0 ? lu_errno()
-                                                                                      : 0;
-    free(oldpath);
-    free(newpath);
-    return r;
-}
-
-int64_t lu_sys_faccessat(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
-{
-    int dirfd;
-    char *path;
-    int64_t r = path_at(p, a[0], a[1], &dirfd, &path);
-
-    if (r < 0) {
-        return r;
-    }
-    /* The kernel's faccessat has no flags argument (faccessat2 has). */
-    r = faccessat(dirfd, path, (int)a[2], 0) < 0 ? lu_errno() : 0;
-    free(path);
-    return r;
-}
-
-int64_t lu_sys_readlinkat(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
-{
-    int dirfd;
-    char *path;
-    char target[LU_PATH_MAX];
-    ssize_t n;
-    int64_t r;
-
-    dirfd = guest_dirfd(p, a[0]);
-    if (dirfd < 0 && dirfd != AT_FDCWD) {
-        return -EBADF;
-    }
-    r = lu_read_string(p, a[1], LU_PATH_MAX, &path);
-    if (r < 0) {
-        return r;
-    }
-    if ((int64_t)a[3] <= 0) {
-        free(path);
-        return -EINVAL;
-    }
-    if (strcmp(path, "/proc/self/exe") == 0 && p->exe_path) {
-        n = (ssize_t)strlen(p->exe_path);
-        memcpy(target, p->exe_path, (size_t)n < sizeof(target) ? (size_t)n : sizeof(target));
-    } else {
-        n = readlinkat(dirfd, path, target, sizeof(target));
-    }
-    free(path);
-    if (n < 0) {
-        return lu_errno();
-    }
-    if ((uint64_t)n > a[3]) {
-        n = (ssize_t)a[3];
-    }
-    if ((size_t)n > sizeof(target)) {
-        n = sizeof(target);
-    }
-    r = lu_copy_to(p, a[2], target, (size_t)n);
-    return r < 0 ? r : n;
-}
-
-int64_t lu_sys_getcwd(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
-{
-    char buf[LU_PATH_MAX];
-    size_t len;
-
-    if (!getcwd(buf, sizeof(buf))) {
-        return lu_errno();
-    }
-    len = strlen(buf) + 1;
-    if (len > a[1]) {
-        return -ERANGE;
-    }
-    int r = lu_copy_to(p, a[0], buf, len);
-    /* The system call returns the length including the NUL. */
-    return r < 0 ? r : (int64_t)len;
-}
-
-int64_t lu_sys_chdir(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
-{
-    char *path;
-    int64_t r = get_path(p, a[0], &path);
-
-    if (r < 0) {
-        return r;
-    }
-    r = chdir(path) < 0 ? lu_errno() : 0;
-    free(path);
-    return r;
-}
-
-int64_t lu_sys_fchdir(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
-{
-    int fd = guest_fd(p, a[0]);
-
-    if (fd < 0) {
-        return -EBADF;
-    }
-    return fchdir(fd) < 0 ? lu_errno() : 0;
-}
-
-int64_t lu_sys_ftruncate(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
-{
-    int fd = guest_fd(p, a[0]);
-
-    if (fd < 0) {
-        return -EBADF;
-    }
-    return ftruncate(fd, (off_t)a[1]) < 0 ? lu_errno() : 0;
-}
-
-int64_t lu_sys_fsync(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
-{
-    int fd = guest_fd(p, a[0]);
-
-    if (fd < 0) {
-        return -EBADF;
-    }
-    return fsync(fd) < 0 ? lu_errno() : 0;
-}
-
-int64_t lu_sys_umask(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
-{
-    return (int64_t)umask((mode_t)(a[0] & 0777));
 }
 
 /* struct pollfd: int fd, short events, short revents (same as host). */

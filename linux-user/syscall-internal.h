@@ -47,6 +47,12 @@ int lu_check_write(LinuxProcess *p, uint64_t addr, size_t len);
 /* NUL-terminated guest string of at most @max bytes (with the NUL) into
  * a malloc'd host copy.  0, -EFAULT or -ENAMETOOLONG. */
 int lu_read_string(LinuxProcess *p, uint64_t addr, size_t max, char **out);
+/* A guest descriptor argument: the host fd, or -1 when it is negative or
+ * one of the emulator's own (the caller answers EBADF). */
+int lu_guest_fd(LinuxProcess *p, uint64_t v);
+/* A dirfd argument: AT_FDCWD (guest LU_AT_FDCWD) or lu_guest_fd(). */
+int lu_guest_dirfd(LinuxProcess *p, uint64_t v);
+#define LU_AT_FDCWD (-100)
 /* -errno of the last failed host call. */
 int64_t lu_errno(void);
 /* Report an unimplemented system call or request once (-strace / -d unimp). */
@@ -108,24 +114,27 @@ _Static_assert(sizeof(LinuxGuestStack) == 24, "stack_t is 24 bytes");
 
 /* ---- Handlers, by group ---- */
 
-/* syscall-file.c: file I/O */
+/* syscall-file.c: I/O on descriptors */
 int64_t lu_sys_read(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
 int64_t lu_sys_write(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
 int64_t lu_sys_readv(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
 int64_t lu_sys_writev(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
 int64_t lu_sys_pread64(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
 int64_t lu_sys_pwrite64(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
-int64_t lu_sys_openat(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
 int64_t lu_sys_close(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
 int64_t lu_sys_lseek(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
-int64_t lu_sys_fstat(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
-int64_t lu_sys_newfstatat(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
-int64_t lu_sys_getdents64(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
 int64_t lu_sys_ioctl(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
 int64_t lu_sys_fcntl(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
 int64_t lu_sys_dup(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
 int64_t lu_sys_dup3(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
 int64_t lu_sys_pipe2(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
+int64_t lu_sys_ppoll(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
+
+/* syscall-fs.c: paths and the file system */
+int64_t lu_sys_openat(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
+int64_t lu_sys_fstat(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
+int64_t lu_sys_newfstatat(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
+int64_t lu_sys_getdents64(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
 int64_t lu_sys_unlinkat(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
 int64_t lu_sys_mkdirat(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
 int64_t lu_sys_renameat2(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
@@ -137,7 +146,6 @@ int64_t lu_sys_fchdir(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
 int64_t lu_sys_ftruncate(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
 int64_t lu_sys_fsync(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
 int64_t lu_sys_umask(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
-int64_t lu_sys_ppoll(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
 
 /* syscall-mem.c: memory */
 int64_t lu_sys_brk(LinuxProcess *p, CPULinxState *env, const uint64_t *a);

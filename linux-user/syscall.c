@@ -12,6 +12,7 @@
  * cpu_loop_exit), so the unit tests call it with a CPU state built by hand.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,6 +98,28 @@ void lu_report_unimp(LinuxProcess *p, const char *fmt, ...)
     va_end(ap);
     fputc('\n', p->opts.log);
     fflush(p->opts.log);
+}
+
+/* A guest fd that is a valid int and not one of the emulator's own. */
+int lu_guest_fd(LinuxProcess *p, uint64_t v)
+{
+    int fd = (int)(int32_t)v;
+
+    if (fd < 0 || linux_fd_is_reserved(p, fd)) {
+        return -1;
+    }
+    return fd;
+}
+
+/* A dirfd argument: AT_FDCWD or a usable descriptor. */
+int lu_guest_dirfd(LinuxProcess *p, uint64_t v)
+{
+    int fd = (int)(int32_t)v;
+
+    if (fd == LU_AT_FDCWD) {
+        return AT_FDCWD;
+    }
+    return lu_guest_fd(p, v);
 }
 
 const char *linux_syscall_name(unsigned nr)
