@@ -209,9 +209,14 @@ int gdb_hex_digit(int c)
 
 void gdb_hex_append(GString *out, const uint8_t *buf, size_t len)
 {
+    gsize at = out->len;
+    char *p;
+
+    g_string_set_size(out, at + HEX_DIGITS_PER_BYTE * len);
+    p = out->str + at;
     for (size_t i = 0; i < len; i++) {
-        g_string_append_c(out, hex_chars[buf[i] >> NIBBLE_BITS]);
-        g_string_append_c(out, hex_chars[buf[i] & NIBBLE_MASK]);
+        *p++ = hex_chars[buf[i] >> NIBBLE_BITS];
+        *p++ = hex_chars[buf[i] & NIBBLE_MASK];
     }
 }
 

@@ -8,8 +8,9 @@
  *   stub        the same under gdb_stub_cpu_exec() after "c" (every TB
  *               checks exit_request so Ctrl-C can stop it; monitor armed)
  *   stub+bp     the same with a breakpoint set on a block it never runs
- *   watch       with a write watchpoint (single steps, compared per
- *               instruction; fewer iterations, ratio per iteration)
+ *   watch       with a write watchpoint on a variable the loop never
+ *               writes (single steps, the bytes compared after each;
+ *               fewer iterations, ratio per iteration)
  *   plain-interp / stub-interp   the same two under the interpreter
  *   rsp-g       'g' round trips per second over the socketpair
  *   rsp-m       'm' of 4 KiB round trips per second
@@ -66,6 +67,8 @@ static const char src_fmt[] =
     "    C.BSTOP\n"
     "    .data\n"
     "counter:\n"
+    "    .quad 0\n"
+    "untouched:\n"
     "    .quad 0\n";
 
 typedef struct Bench {
@@ -254,17 +257,14 @@ static double run_stub(unsigned iters, LinxAccel accel, StubRun how)
         send_pkt(&b, body);
         recv_pkt(&b);
     } else if (how == RUN_WATCH) {
-        linx_as_symbol_value(b.as, "counter", &addr);
+        linx_as_symbol_value(b.as, "untouched", &addr);
         snprintf(body, sizeof(body), "Z2,%" PRIx64 ",8", addr);
         send_pkt(&b, body);
         recv_pkt(&b);
     }
-    /* Continue until the exit report (watch hits stop on every store). */
-    for (;;) {
-        send_pkt(&b, "c");
-        if (recv_pkt(&b) == 'W') {
-            break;
-        }
+    send_pkt(&b, "c");
+    if (recv_pkt(&b) != 'W') {
+        die("the guest stopped before its end");
     }
     pthread_join(th, NULL);
     bench_free(&b);
