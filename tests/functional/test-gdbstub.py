@@ -487,6 +487,22 @@ def test_detach_and_close():
     rc, out, err = finish(p)
     check("closed connection ends the session", rc == 10, (rc, err))
 
+    # linx-user accepts a new debugger after a detach, like linx-system.
+    p, port = start([LINX_USER, "-g", "0", spin_elf])
+    g = Gdb(port)
+    g.no_ack()
+    check("user D", g.cmd("D") == b"OK", "")
+    g.close()
+    time.sleep(0.2)
+    g = Gdb(port)
+    g.no_ack()
+    r = g.cmd("?")
+    check("user reattach stops", r.startswith(b"T05") and le64(g.cmd("pb")) > 0, r)
+    g.send("k")
+    rc, out, err = finish(p)
+    check("user kill after reattach", rc == 137, (rc, err))
+    g.close()
+
     p, port = start([LINX_USER, "-g", "0", loop_elf])
     g = Gdb(port)
     g.cmd("vKill;1")
