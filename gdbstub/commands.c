@@ -36,7 +36,7 @@ _Static_assert(GDB_MAX_PACKET == 0x4000, "PacketSize in supported_reply");
 
 int gdb_signal_of_trap(uint64_t trapno)
 {
-    switch ((unsigned)(trapno & 0xffffff)) {
+    switch ((unsigned)(trapno & GDB_TRAPNUM_MASK)) {
     case LINX_TRAP_DATA_PAGE_FAULT:
     case LINX_TRAP_INST_PAGE_FAULT:
     case LINX_TRAP_INST_PC_FAULT:
@@ -558,11 +558,13 @@ static void cmd_qrcmd(GdbStub *s, CPULinxState *env, const char *p)
 
 static void cmd_query(GdbStub *s, CPULinxState *env, const char *p)
 {
-    if (!strncmp(p, "qSupported", 10)) {
-        cmd_qsupported(s, p + 10);
-    } else if (!strncmp(p, "qXfer:features:read:", 20)) {
-        cmd_qxfer_features(s, p + 20);
-    } else if (!strcmp(p, "qAttached") || !strncmp(p, "qAttached:", 10)) {
+    const char *rest;
+
+    if ((rest = gdb_skip_prefix(p, "qSupported"))) {
+        cmd_qsupported(s, rest);
+    } else if ((rest = gdb_skip_prefix(p, "qXfer:features:read:"))) {
+        cmd_qxfer_features(s, rest);
+    } else if (!strcmp(p, "qAttached") || gdb_skip_prefix(p, "qAttached:")) {
         gdb_reply_str(s, "1");
     } else if (!strcmp(p, "qC")) {
         gdb_reply_str(s, "QC1");
@@ -570,15 +572,15 @@ static void cmd_query(GdbStub *s, CPULinxState *env, const char *p)
         gdb_reply_str(s, "m1");
     } else if (!strcmp(p, "qsThreadInfo")) {
         gdb_reply_str(s, "l");
-    } else if (!strncmp(p, "qThreadExtraInfo,", 17)) {
+    } else if (gdb_skip_prefix(p, "qThreadExtraInfo,")) {
         static const char info[] = "LinxISA CPU 0";
         g_string_truncate(s->reply, 0);
         gdb_hex_append(s->reply, (const uint8_t *)info, sizeof(info) - 1);
         gdb_send_reply(s);
     } else if (!strcmp(p, "qSymbol::")) {
         gdb_reply_str(s, "OK");
-    } else if (!strncmp(p, "qRcmd,", 6)) {
-        cmd_qrcmd(s, env, p + 6);
+    } else if ((rest = gdb_skip_prefix(p, "qRcmd,"))) {
+        cmd_qrcmd(s, env, rest);
     } else {
         gdb_reply_str(s, "");
     }
@@ -588,9 +590,9 @@ static GdbResume cmd_v(GdbStub *s, const char *p)
 {
     if (!strcmp(p, "vCont?")) {
         gdb_reply_str(s, "vCont;c;C;s;S");
-    } else if (!strncmp(p, "vCont;", 6)) {
-        return cmd_vcont(s, p + 5);
-    } else if (!strncmp(p, "vKill", 5)) {
+    } else if (gdb_skip_prefix(p, "vCont;")) {
+        return cmd_vcont(s, p + strlen("vCont"));
+    } else if (gdb_skip_prefix(p, "vKill")) {
         gdb_reply_str(s, "OK");
         return GDB_RESUME_KILL;
     } else {

@@ -22,6 +22,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <glib.h>
 
@@ -33,6 +34,19 @@
 #define GDB_ERR_FAULT "E0e"  /* EFAULT: memory not accessible */
 #define GDB_ERR_NOSPC "E1c"  /* ENOSPC: no room for another breakpoint */
 #define GDB_ERR_TOOBIG "E07" /* E2BIG: packet longer than PacketSize */
+
+/* TRAPNUM field of env->trapno (cpu.h: TRAPNUM | CAUSE << 24 | ARGV). */
+#define GDB_TRAPNUM_MASK 0xffffffu
+/* Stop and exit replies carry one byte (two hex digits). */
+#define GDB_STATUS_MASK 0xffu
+
+/* @s without @prefix when it starts with it, else NULL. */
+static inline const char *gdb_skip_prefix(const char *s, const char *prefix)
+{
+    size_t n = strlen(prefix);
+
+    return strncmp(s, prefix, n) == 0 ? s + n : NULL;
+}
 
 /* What gdb asked for once the guest is stopped. */
 typedef enum GdbResume {

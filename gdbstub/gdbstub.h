@@ -45,7 +45,7 @@
 /* Exit status of a guest gdb killed (as if by SIGKILL). */
 #define GDB_KILLED_EXIT 137
 /* -s: QEMU's default port. */
-#define GDB_DEFAULT_PORT 1234
+#define GDB_DEFAULT_LISTEN "tcp::1234"
 
 typedef enum GdbStubMode {
     GDB_MODE_USER,   /* linx-user: -g PORT (always waits for gdb) */

@@ -74,14 +74,14 @@ static bool parse_u64(const char *w, uint64_t *v)
 static bool parse_tile(const char *w, unsigned *id)
 {
     static const char hands[] = "tumn";
-    const char *h = w[0] ? strchr(hands, w[0] | 0x20) : NULL;
+    const char *h = w[0] ? strchr(hands, g_ascii_tolower(w[0])) : NULL;
     uint64_t v;
 
     if (!strcmp(w, "acc") || !strcmp(w, "ACC")) {
         *id = LINX_TILE_ACC_ID;
         return true;
     }
-    if (h && w[0] != 0) {
+    if (h) {
         const char *k = w + 1 + (w[1] == '#');
         if (parse_u64(k, &v) && v >= 1 && v <= LINX_TILE_DEPTH) {
             *id = linx_tile_id((LinxTileHand)(h - hands), (unsigned)v);

@@ -12,6 +12,7 @@
 #define NIBBLE_BITS 4
 #define NIBBLE_MASK 0xf
 #define MAX_HEX64_DIGITS 16
+#define HEX_LETTER_VALUE 10 /* 'a' */
 
 static const char hex_chars[] = "0123456789abcdef";
 
@@ -199,10 +200,10 @@ int gdb_hex_digit(int c)
         return c - '0';
     }
     if (c >= 'a' && c <= 'f') {
-        return c - 'a' + 10;
+        return c - 'a' + HEX_LETTER_VALUE;
     }
     if (c >= 'A' && c <= 'F') {
-        return c - 'A' + 10;
+        return c - 'A' + HEX_LETTER_VALUE;
     }
     return -1;
 }

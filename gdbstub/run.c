@@ -34,7 +34,6 @@
 #define GDB_POLL_STEPS 1024
 #define MAX_INSN_BYTES 8
 #define HALFWORD 2
-#define TRAPNUM_MASK 0xffffffu
 
 static void set_stepping(GdbStub *s, CPULinxState *env, bool on)
 {
@@ -51,7 +50,7 @@ void gdb_format_stop_reply(GdbStub *s)
               : st->kind == GDB_STOP_SIGNAL  ? st->signal
                                              : GDB_SIGNAL_TRAP;
 
-    g_string_printf(s->reply, "T%02xthread:1;", sig & 0xff);
+    g_string_printf(s->reply, "T%02xthread:1;", sig & GDB_STATUS_MASK);
     if (st->kind == GDB_STOP_BREAK && st->hw && s->client_hwbreak) {
         g_string_append(s->reply, "hwbreak:;");
     } else if (st->kind == GDB_STOP_BREAK && !st->hw && s->client_swbreak) {
@@ -287,7 +286,7 @@ static int trap_stop(GdbStub *s, CPULinxState *env)
         env->trap_pc = trap_pc;
         return EXCP_TRAP;
     }
-    if (env->pc == trap_pc && (trapno & TRAPNUM_MASK) == LINX_TRAP_SW_BREAKPOINT) {
+    if (env->pc == trap_pc && (trapno & GDB_TRAPNUM_MASK) == LINX_TRAP_SW_BREAKPOINT) {
         gdb_set_pc(env, trap_pc + insn_len_at(env, trap_pc));
     } else if (env->pc == trap_pc) {
         gdb_set_pc(env, trap_pc);
@@ -348,9 +347,9 @@ void gdb_stub_report_exit(GdbStub *s, int exit_code, int term_signal)
         return;
     }
     if (term_signal) {
-        g_string_printf(s->reply, "X%02x", gdb_signal_of_linux(term_signal) & 0xff);
+        g_string_printf(s->reply, "X%02x", gdb_signal_of_linux(term_signal) & GDB_STATUS_MASK);
     } else {
-        g_string_printf(s->reply, "W%02x", exit_code & 0xff);
+        g_string_printf(s->reply, "W%02x", exit_code & GDB_STATUS_MASK);
     }
     gdb_send_reply(s);
     gdb_disconnect(s);

@@ -36,6 +36,7 @@
 
 #define DEFAULT_HOST "127.0.0.1"
 #define MAX_PORT 65535
+#define DECIMAL 10
 #define MAX_HOST 256
 #define LISTEN_BACKLOG 1
 /* A debugger that stops reading for this long is dropped. */
@@ -57,8 +58,8 @@ static bool parse_listen(const char *spec, char *host, size_t hostlen, unsigned 
     unsigned long v;
     size_t hl = 0;
 
-    if (!strncmp(p, "tcp:", 4)) {
-        p += 4;
+    if (gdb_skip_prefix(p, "tcp:")) {
+        p += strlen("tcp:");
     }
     colon = strrchr(p, ':');
     if (colon) {
@@ -77,7 +78,7 @@ static bool parse_listen(const char *spec, char *host, size_t hostlen, unsigned 
     }
     host[hl] = 0;
     errno = 0;
-    v = strtoul(p, &end, 10);
+    v = strtoul(p, &end, DECIMAL);
     if (!*p || *end || errno || v > MAX_PORT || *p == '-' || *p == '+') {
         snprintf(err, errlen,
                  "bad gdb address '%s' (PORT, tcp::PORT or tcp:HOST:PORT; port 0-%d)", spec,
@@ -113,7 +114,7 @@ int gdb_stub_parse_option(GdbStubConfig *cfg, GdbStubMode mode, int argc, char *
     }
     a += a[1] == '-' ? 2 : 1;
     if (mode == GDB_MODE_SYSTEM && !strcmp(a, "s")) {
-        cfg->listen = "tcp::1234";
+        cfg->listen = GDB_DEFAULT_LISTEN;
         (*i)++;
         return 1;
     }
