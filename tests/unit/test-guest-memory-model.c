@@ -280,6 +280,13 @@ static void step_window(GuestMemory *gm, Model *m)
     if (want_fa == UINT64_MAX) {
         assert_int_equal(got, GM_OK);
         stats.window_ok++;
+        if (access == GM_PROT_WRITE) {
+            /* A write window drops the translations under its whole span. */
+            uint64_t end = base + (rows - 1) * stride + row_bytes;
+            for (uint64_t a = base & GUEST_PAGE_MASK; a < end; a += PAGE) {
+                m->page[(a - BASE) / PAGE].code = false;
+            }
+        }
         stats.window_host += host != NULL;
         if (host) {
             /* A host pointer must show the guest bytes of every row. */
