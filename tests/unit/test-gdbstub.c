@@ -774,10 +774,87 @@ static void test_xml(void **state)
     g_free(t);
 }
 
+/* Command-line options and the listening socket. */
+static void test_options(void **state)
+{
+    static const struct {
+        GdbStubMode mode;
+        const char *args[3];
+        int ret;
+        const char *listen;
+        bool wait;
+    } cases[] = {
+        { GDB_MODE_USER, { "-g", "1234" }, 1, "1234", true },
+        { GDB_MODE_USER, { "--g", "tcp::0" }, 1, "tcp::0", true },
+        { GDB_MODE_USER, { "-g", "tcp:localhost:99" }, 1, "tcp:localhost:99", true },
+        { GDB_MODE_USER, { "-g", "[::1]:99" }, 1, "[::1]:99", true },
+        { GDB_MODE_USER, { "-g", "none" }, 1, NULL, false },
+        { GDB_MODE_USER, { "-g", "65536" }, -1, NULL, false },
+        { GDB_MODE_USER, { "-g", "-5" }, -1, NULL, false },
+        { GDB_MODE_USER, { "-g", "tcp::" }, -1, NULL, false },
+        { GDB_MODE_USER, { "-g", "12ab" }, -1, NULL, false },
+        { GDB_MODE_USER, { "-g" }, -1, NULL, false },
+        { GDB_MODE_USER, { "-s", "1M" }, 0, NULL, false },   /* linx-user's stack size */
+        { GDB_MODE_USER, { "-gdb", "tcp::1" }, 0, NULL, false },
+        { GDB_MODE_SYSTEM, { "-gdb", "tcp::1" }, 1, "tcp::1", false },
+        { GDB_MODE_SYSTEM, { "-s" }, 1, GDB_DEFAULT_LISTEN, false },
+        { GDB_MODE_SYSTEM, { "-S" }, 1, NULL, true },
+        { GDB_MODE_SYSTEM, { "-g", "1" }, 0, NULL, false },
+        { GDB_MODE_SYSTEM, { "kernel.elf" }, 0, NULL, false },
+    };
+    char err[256];
+
+    for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        GdbStubConfig cfg = { 0 };
+        char *argv[4] = { (char *)cases[k].args[0], (char *)cases[k].args[1],
+                          (char *)cases[k].args[2], NULL };
+        int argc = 0, i = 0;
+        while (argv[argc]) {
+            argc++;
+        }
+        err[0] = 0;
+        int ret = gdb_stub_parse_option(&cfg, cases[k].mode, argc, argv, &i, err, sizeof(err));
+        assert_int_equal(ret, cases[k].ret);
+        if (ret < 0) {
+            assert_true(err[0] != 0);
+            continue;
+        }
+        assert_int_equal(i, ret == 1 ? argc : 0);
+        if (cases[k].listen) {
+            assert_string_equal(cfg.listen, cases[k].listen);
+        } else {
+            assert_null(cfg.listen);
+        }
+        assert_int_equal(cfg.wait, cases[k].wait);
+    }
+    /* -S without an address is refused. */
+    GdbStubConfig cfg = { .wait = true };
+    assert_false(gdb_stub_check_config(&cfg, err, sizeof(err)));
+    cfg.listen = "tcp::0";
+    assert_true(gdb_stub_check_config(&cfg, err, sizeof(err)));
+
+    /* Port 0 picks a free port; that port is then busy. */
+    cfg.quiet = true;
+    cfg.wait = false;
+    GdbStub *a = gdb_stub_new(&cfg, err, sizeof(err));
+    assert_non_null(a);
+    assert_true(gdb_stub_port(a) > 0);
+    char busy[32];
+    snprintf(busy, sizeof(busy), "tcp:127.0.0.1:%d", gdb_stub_port(a));
+    cfg.listen = busy;
+    assert_null(gdb_stub_new(&cfg, err, sizeof(err)));
+    assert_non_null(strstr(err, "cannot listen"));
+    gdb_stub_free(a);
+    assert_int_equal(gdb_stub_port(NULL), -1);
+    gdb_stub_free(NULL);
+    gdb_stub_report_exit(NULL, 0, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_xml),
+        cmocka_unit_test(test_options),
         cmocka_unit_test(test_registers),
         cmocka_unit_test(test_queue_and_pc_writes),
         cmocka_unit_test(test_breakpoints),
