@@ -1,7 +1,9 @@
 /*
  * Private state of the gdb stub, shared by its files:
- *   server.c    sockets, the monitor thread, run control (the cpu_exec
- *               wrapper), stops and the stopped-state loop
+ *   server.c    options, sockets, sending and receiving, the monitor
+ *               thread
+ *   run.c       run control (the cpu_exec wrapper), stops and the
+ *               stopped-state loop
  *   commands.c  packet dispatch and the protocol commands
  *   monitor.c   "monitor ..." commands (qRcmd)
  *   packet.c    framing; regs.c the register table and XML
@@ -9,7 +11,7 @@
  * Invariants:
  *   - only the CPU thread reads or writes the connection; the monitor
  *     thread only poll()s the descriptor it was armed with and sets
- *     env->exit_request (GdbMonitor below);
+ *     env->exit_request (GdbMonState below);
  *   - conn_fd >= 0 exactly while a debugger is connected;
  *   - every breakpoint in @bps is also inserted in the exec layer, and
  *     nothing else inserts breakpoints there;
