@@ -41,6 +41,8 @@
 enum {
     LINX_TB_MAX_INSNS = 512,      /* then the block continues in a resume TB */
     LINX_REPLAY_MAX_INSNS = 8192, /* longest block prefix a resume TB rebuilds */
+    LINX_LOOP_COPIES = 4,         /* copies of a self-looping block per TB */
+    LINX_LOOP_MAX_INSNS = 64,     /* ... while the TB stays this short */
 };
 
 /* Translation-time block state (see the file comment). */
@@ -85,6 +87,23 @@ typedef struct DisasContext {
     bool traced;         /* the commit-trace call of this insn is emitted */
     LinxDisasJump jump;
     LinxBlockState bs;
+    /* CARG / TGT values set by the last instruction and not yet in their
+     * globals (IR_NO_TEMP: none): a SETC right before the commit feeds
+     * the branch without a store; gen_flush_block_args() writes them
+     * before anything else runs. */
+    IRTemp carg_val, tgt_val;
+    /* carg_val is carg_cond(carg_l, carg_r) (a SETC of a compare) */
+    bool carg_cmp;
+    IRCond carg_cond;
+    IRTemp carg_l, carg_r;
+    /* Self-looping blocks (translate.c, gen_loop_copy_end): the TB holds
+     * up to LINX_LOOP_COPIES copies of the block; count_base is the
+     * insn_index where the current copy starts, loop_exit the label of
+     * the shared fall-through exit. */
+    unsigned count_base;
+    unsigned loop_copies;
+    bool has_loop_exit;
+    IRLabel loop_exit;
 } DisasContext;
 
 /* ---- CPU-state globals ---- */
@@ -93,6 +112,10 @@ typedef struct DisasContext {
 IRTemp linx_global(DisasContext *ctx, int off);
 #define cpu_gpr(ctx, i) linx_global((ctx), (int)offsetof(CPULinxState, gpr[i]))
 #define cpu_field(ctx, f) linx_global((ctx), (int)offsetof(CPULinxState, f))
+
+/* Write a pending CARG/TGT value (DisasContext.carg_val/tgt_val) to its
+ * global. */
+void gen_flush_block_args(DisasContext *ctx);
 
 /* ---- Operands ---- */
 

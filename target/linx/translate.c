@@ -226,6 +226,12 @@ void gen_call(DisasContext *ctx, const IRHelperInfo *h, IRTemp ret, unsigned nar
 
 void gen_raise(DisasContext *ctx, unsigned trapnum, unsigned cause, uint64_t traparg0)
 {
+    IRTemp c = cpu_field(ctx, insn_count);
+
+    /* The instructions of this TB before the trapping one retired. */
+    if (ctx->insn_index > ctx->count_base) {
+        ir_gen_addi(ctx->ir, c, c, ctx->insn_index - ctx->count_base);
+    }
     gen_helper_raise(ctx, IR_NO_TEMP, ctx->ir->env, gen_const(ctx, trapnum),
                      gen_const(ctx, cause), gen_const(ctx, (int64_t)traparg0),
                      gen_const(ctx, (int64_t)ctx->pc));
@@ -289,21 +295,93 @@ static void gen_goto_dynamic(DisasContext *ctx, IRTemp dest)
     ir_gen_lookup_and_goto_ptr(ctx->ir);
 }
 
+/* At a commit the block-local state is dead: the next block starts with
+ * empty T/U queues (its reads of unpushed entries are the constant 0),
+ * CARG = 0 and TGT = 0 (reads before a SETC/SETC.TGT are constants too),
+ * and linx_cpu_sync_block_state() rebuilds env's copy for anyone who
+ * looks.  BPC matters only while pc is inside the block (a pc at a marker
+ * is a block start whatever env->bpc says: resume TBs, sync).  Discarding
+ * lets the JIT drop the values instead of storing them (a fault inside the
+ * block still sees them: slow paths write dirty
+ * globals back).  The commit reads CARG and TGT from the local copies
+ * returned in @carg and @tgt (unused copies are optimised away). */
+static IRCond invert_cond(IRCond c)
+{
+    switch (c) {
+    case IR_COND_EQ: return IR_COND_NE;
+    case IR_COND_NE: return IR_COND_EQ;
+    case IR_COND_LT: return IR_COND_GE;
+    case IR_COND_GE: return IR_COND_LT;
+    case IR_COND_LE: return IR_COND_GT;
+    case IR_COND_GT: return IR_COND_LE;
+    case IR_COND_LTU: return IR_COND_GEU;
+    case IR_COND_GEU: return IR_COND_LTU;
+    case IR_COND_LEU: return IR_COND_GTU;
+    case IR_COND_GTU: return IR_COND_LEU;
+    case IR_COND_TSTEQ: return IR_COND_TSTNE;
+    case IR_COND_TSTNE: return IR_COND_TSTEQ;
+    case IR_COND_NEVER: return IR_COND_ALWAYS;
+    default: return IR_COND_NEVER;
+    }
+}
+
+static void gen_discard_block_locals(DisasContext *ctx, IRTemp *carg, IRTemp *tgt)
+{
+    IRContext *ir = ctx->ir;
+    const IRTemp dead[] = {
+        cpu_field(ctx, tq[0]), cpu_field(ctx, tq[1]), cpu_field(ctx, tq[2]),
+        cpu_field(ctx, tq[3]), cpu_field(ctx, uq[0]), cpu_field(ctx, uq[1]),
+        cpu_field(ctx, uq[2]), cpu_field(ctx, uq[3]), cpu_field(ctx, carg),
+        cpu_field(ctx, tgt), cpu_field(ctx, bpc),
+    };
+
+    if (ctx->carg_val != IR_NO_TEMP) {
+        /* IR_NO_TEMP: the commit branches on the compare (gen_commit) */
+        *carg = ctx->carg_cmp ? IR_NO_TEMP : ctx->carg_val;
+    } else {
+        *carg = gen_temp(ctx);
+        ir_gen_mov(ir, *carg, cpu_field(ctx, carg));
+    }
+    if (ctx->tgt_val != IR_NO_TEMP) {
+        *tgt = ctx->tgt_val;
+    } else {
+        *tgt = gen_temp(ctx);
+        ir_gen_mov(ir, *tgt, cpu_field(ctx, tgt));
+    }
+    ctx->carg_val = ctx->tgt_val = IR_NO_TEMP;
+    for (unsigned i = 0; i < sizeof(dead) / sizeof(dead[0]); i++) {
+        uint64_t arg = dead[i];
+        ir_emit(ir, IR_discard, &arg);
+    }
+}
+
+void gen_flush_block_args(DisasContext *ctx)
+{
+    if (ctx->carg_val != IR_NO_TEMP) {
+        ir_gen_mov(ctx->ir, cpu_field(ctx, carg), ctx->carg_val);
+        ctx->carg_val = IR_NO_TEMP;
+    }
+    if (ctx->tgt_val != IR_NO_TEMP) {
+        ir_gen_mov(ctx->ir, cpu_field(ctx, tgt), ctx->tgt_val);
+        ctx->tgt_val = IR_NO_TEMP;
+    }
+}
+
 static void gen_count_insns(DisasContext *ctx)
 {
     IRTemp c = cpu_field(ctx, insn_count);
 
-    ir_gen_addi(ctx->ir, c, c, ctx->tb->icount);
+    ir_gen_addi(ctx->ir, c, c, ctx->insn_index - ctx->count_base);
 }
 
 /* The target of a DIRECT/COND/CALL block: TGT when SETC.TGT changed it,
  * else the header target (or, without one, TGT's reset value 0). */
-static void gen_goto_block_target(DisasContext *ctx, unsigned slot)
+static void gen_goto_block_target(DisasContext *ctx, unsigned slot, IRTemp tgt)
 {
     const LinxBlockState *bs = &ctx->bs;
 
     if (bs->tgt_set) {
-        gen_goto_dynamic(ctx, cpu_field(ctx, tgt));
+        gen_goto_dynamic(ctx, tgt);
     } else {
         gen_goto_static(ctx, slot, bs->has_target ? bs->target : 0);
     }
@@ -341,11 +419,13 @@ static void gen_commit(DisasContext *ctx, uint64_t fall)
     bool bad_fall = fall_is_bad(ctx, fall);
     const LinxBlockState *bs = &ctx->bs;
     IRContext *ir = ctx->ir;
+    IRTemp carg, tgt;
     IRLabel l_fall;
 
     /* IND/ICALL/RET need a SETC.TGT in the block (call/ret contract 4). */
     if ((bs->kind == LINX_BR_IND || bs->kind == LINX_BR_ICALL || bs->kind == LINX_BR_RET) &&
         !bs->tgt_set && !bs->is_header) {
+        gen_flush_block_args(ctx);
         gen_raise(ctx, LINX_TRAP_BLOCK, LINX_CAUSE(LINX_EC_BLOCKFMT, 0),
                   LINX_DESC_ARG | LINX_BLOCKFMT_COMBO << 8);
         return;
@@ -353,6 +433,7 @@ static void gen_commit(DisasContext *ctx, uint64_t fall)
     gen_count_insns(ctx);
 
     if (bs->is_header) {
+        gen_flush_block_args(ctx);
         /* Tile/kernel header: the engine runs it, then fall through.
          * LB0-2 read 0 unless a B.DIM of this block wrote them. */
         for (unsigned i = 0; i < 3; i++) {
@@ -365,9 +446,10 @@ static void gen_commit(DisasContext *ctx, uint64_t fall)
         return;
     }
 
+    gen_discard_block_locals(ctx, &carg, &tgt);
     switch (bs->kind) {
     case LINX_BR_DIRECT:
-        gen_goto_block_target(ctx, 1);
+        gen_goto_block_target(ctx, 1, tgt);
         break;
     case LINX_BR_CALL:
     case LINX_BR_ICALL:
@@ -376,13 +458,13 @@ static void gen_commit(DisasContext *ctx, uint64_t fall)
             ir_gen_movi(ir, cpu_gpr(ctx, LINX_REG_RA), (int64_t)fall);
         }
         if (bs->kind == LINX_BR_CALL) {
-            gen_goto_block_target(ctx, 1);
+            gen_goto_block_target(ctx, 1, tgt);
         } else {
-            gen_goto_dynamic(ctx, cpu_field(ctx, tgt));
+            gen_goto_dynamic(ctx, tgt);
         }
         break;
     case LINX_BR_IND:
-        gen_goto_dynamic(ctx, cpu_field(ctx, tgt));
+        gen_goto_dynamic(ctx, tgt);
         break;
     case LINX_BR_COND:
     case LINX_BR_RET:
@@ -391,12 +473,16 @@ static void gen_commit(DisasContext *ctx, uint64_t fall)
             gen_goto_fall(ctx, 0, fall, bad_fall);
             break;
         }
-        l_fall = ir_label(ir);
-        ir_gen_brcond(ir, IR_COND_EQ, cpu_field(ctx, carg), gen_const(ctx, 0), l_fall);
-        if (bs->kind == LINX_BR_COND) {
-            gen_goto_block_target(ctx, 1);
+        l_fall = ctx->has_loop_exit ? ctx->loop_exit : ir_label(ir);
+        if (carg == IR_NO_TEMP) {
+            ir_gen_brcond(ir, invert_cond(ctx->carg_cond), ctx->carg_l, ctx->carg_r, l_fall);
         } else {
-            gen_goto_dynamic(ctx, cpu_field(ctx, tgt));
+            ir_gen_brcond(ir, IR_COND_EQ, carg, gen_const(ctx, 0), l_fall);
+        }
+        if (bs->kind == LINX_BR_COND) {
+            gen_goto_block_target(ctx, 1, tgt);
+        } else {
+            gen_goto_dynamic(ctx, tgt);
         }
         ir_gen_set_label(ir, l_fall);
         gen_goto_fall(ctx, 0, fall, bad_fall);
@@ -408,9 +494,52 @@ static void gen_commit(DisasContext *ctx, uint64_t fall)
     }
 }
 
+/*
+ * A COND block whose target is its own start is a loop the block structure
+ * states outright.  Its TB holds up to LINX_LOOP_COPIES copies: each copy
+ * but the last ends in "count, discard the block state, leave for the
+ * fall-through successor unless CARG", and the next copy starts again at
+ * the marker (a new instance of the block: fresh BARG and queues); the
+ * last copy commits as usual (taken: chained to this TB).  Guest registers
+ * then stay in host registers from one iteration to the next instead of
+ * going through env (the exits still write them back).
+ */
+static bool gen_loop_again(DisasContext *ctx)
+{
+    const LinxBlockState *bs = &ctx->bs;
+    const TranslationBlock *tb = ctx->tb;
+    unsigned n = ctx->insn_index - ctx->count_base;
+
+    return bs->kind == LINX_BR_COND && bs->has_target && bs->target == tb->pc &&
+           bs->bpc == tb->pc && !bs->tgt_set && bs->carg_set && !bs->is_header &&
+           !bs->is_template && !(tb->flags & (TB_F_TRACE | TB_F_ONE_INSN | TB_F_RESUME)) &&
+           ctx->loop_copies + 1 < LINX_LOOP_COPIES && ctx->insn_index + n <= LINX_LOOP_MAX_INSNS;
+}
+
+static void gen_loop_copy_end(DisasContext *ctx)
+{
+    IRContext *ir = ctx->ir;
+    IRTemp carg, tgt;
+
+    if (!ctx->has_loop_exit) {
+        ctx->loop_exit = ir_label(ir);
+        ctx->has_loop_exit = true;
+    }
+    gen_count_insns(ctx);
+    gen_discard_block_locals(ctx, &carg, &tgt);
+    if (carg == IR_NO_TEMP) {
+        ir_gen_brcond(ir, invert_cond(ctx->carg_cond), ctx->carg_l, ctx->carg_r, ctx->loop_exit);
+    } else {
+        ir_gen_brcond(ir, IR_COND_EQ, carg, gen_const(ctx, 0), ctx->loop_exit);
+    }
+    ctx->count_base = ctx->insn_index;
+    ctx->loop_copies++;
+}
+
 /* End the TB in the middle of the block: the rest runs in a resume TB. */
 static void gen_cut(DisasContext *ctx, uint64_t next)
 {
+    gen_flush_block_args(ctx);
     gen_count_insns(ctx);
     ir_gen_movi(ctx->ir, cpu_field(ctx, resume), 1);
     gen_goto_static(ctx, 0, next);
@@ -566,6 +695,8 @@ static bool linx_block_replay(DisasContext *ctx, uint64_t bpc, uint64_t pc)
         ctx->pc = ctx->next_pc;
     }
     ctx->replay = false;
+    /* The scratch ops are dropped: CARG/TGT are in env at a resume. */
+    ctx->carg_val = ctx->tgt_val = IR_NO_TEMP;
     return ctx->pc == pc && ctx->jump == DISAS_NEXT;
 }
 
@@ -633,6 +764,7 @@ void linx_translate_block(CPULinxState *env, IRContext *ir, TranslationBlock *tb
     ctx->env = env;
     ctx->ir = ir;
     ctx->tb = tb;
+    ctx->carg_val = ctx->tgt_val = IR_NO_TEMP;
     ir_reset(ir);
     map_globals(ctx);
     tb->icount = 0;
@@ -664,17 +796,25 @@ void linx_translate_block(CPULinxState *env, IRContext *ir, TranslationBlock *tb
             }
             ctx->insn = &insn;
             insn.raw = 0;
+            gen_flush_block_args(ctx);
             gen_raise(ctx, (ctx->pc & 1) ? LINX_TRAP_INST_PC_FAULT : LINX_TRAP_INST_PAGE_FAULT,
                       0, (ctx->pc & 1) ? ctx->pc : fault);
             tb->size = 2;
             break;
         }
-        if (ctx->insn_index > 0) {
-            /* The next marker ends the block: commit, marker not included. */
-            if (fr == FETCH_OK && linx_form_is_marker(insn.form)) {
-                gen_commit(ctx, ctx->pc);
-                break;
+        if (ctx->insn_index > ctx->count_base && fr == FETCH_OK &&
+            linx_form_is_marker(insn.form)) {
+            /* The next marker ends the block: commit, marker not included
+             * (or, for a self-loop, the next copy starts there). */
+            if (gen_loop_again(ctx)) {
+                gen_loop_copy_end(ctx);
+                ctx->pc = tb->pc;
+                continue;
             }
+            gen_commit(ctx, ctx->pc);
+            break;
+        }
+        if (ctx->insn_index > 0) {
             /* Stay within two pages, LINX_TB_MAX_INSNS, one insn per TB
              * when asked. */
             if ((tb->flags & TB_F_ONE_INSN) || ctx->insn_index >= LINX_TB_MAX_INSNS ||
@@ -683,9 +823,16 @@ void linx_translate_block(CPULinxState *env, IRContext *ir, TranslationBlock *tb
                 break;
             }
         }
+        /* Anything but a BSTOP may observe or fault: CARG/TGT go to env
+         * first (a BSTOP commits with them still pending). */
+        if (fr != FETCH_OK || (tb->flags & TB_F_TRACE) ||
+            (insn.form != LINX_F_BSTOP && insn.form != LINX_F_C_BSTOP)) {
+            gen_flush_block_args(ctx);
+        }
         /* Breakpoints are decided here, at translation time (tcg/exec.h). */
         if (env->exec && linx_exec_breakpoint_at(env->exec, ctx->pc)) {
-            gen_debug_stop(ctx, ctx->insn_index == 0 && fr == FETCH_OK &&
+            gen_flush_block_args(ctx);
+            gen_debug_stop(ctx, ctx->insn_index == ctx->count_base && fr == FETCH_OK &&
                                     linx_form_is_marker(insn.form));
             break;
         }
@@ -724,6 +871,7 @@ bool linx_cpu_sync_block_state(CPULinxState *env)
 
     memset(&tb, 0, sizeof(tb));
     memset(&ctx, 0, sizeof(ctx));
+    ctx.carg_val = ctx.tgt_val = IR_NO_TEMP;
     linx_translate_init(ir);
     ir_reset(ir);
     ctx.env = env;

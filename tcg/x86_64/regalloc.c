@@ -409,10 +409,22 @@ bool ra_can_reuse(X86Gen *g, const IRInsn *insn, unsigned k, int reg)
 
 void ra_discard(X86Gen *g, IRTemp t)
 {
-    if (t < g->ntemps) {
-        temp_kill(g, t);
-        g->temps[t].next_use = X86_NEVER;
+    if (t >= g->ntemps) {
+        return;
     }
+    X86Temp *ts = &g->temps[t];
+    if (ts->kind == IR_TEMP_GLOBAL) {
+        /* The value is dead: drop a newer copy instead of writing it
+         * back (env keeps an older value; nothing reads it). */
+        if (ts->loc == X86_VAL_REG && g->reg_owner[ts->reg] == t) {
+            g->reg_owner[ts->reg] = X86_OWNER_FREE;
+        }
+        ts->loc = X86_VAL_MEM;
+        ts->mem_coherent = true;
+    } else {
+        temp_kill(g, t);
+    }
+    ts->next_use = X86_NEVER;
 }
 
 bool ra_is_const(X86Gen *g, IRTemp t, int64_t *v)

@@ -474,6 +474,96 @@ static void test_misaligned(void **state)
     expect_trap(&a, setup_data, LINX_TRAP_DATA_ALIGN_FAULT, 0, DATA_BASE + 4, pc);
 }
 
+/* ---------------------------------------------------------------------- */
+/* Self-looping COND blocks (several copies per TB, translate.c)           */
+/* ---------------------------------------------------------------------- */
+
+enum { L_SELF = 20 };
+
+/* Loop N times: a1 += a0, store CYCLE, a0 -= 1; the SETC.AND reads
+ * ClockHands entries that the commit discards. */
+static void build_self_loop(MiniAsm *a, unsigned n, bool fault)
+{
+    masm_init(a, CODE_BASE);
+    masm(a, LINX_F_C_BSTART_STD, BR(LINX_BR_FALL), E);
+    masm(a, LINX_F_ADDI, RD(A1), SL(ZERO), U12(0), E);
+    masm(a, LINX_F_ADDI, RD(A0), SL(ZERO), U12(n), E);
+    masm_label(a, L_SELF);
+    masm_br(a, LINX_F_C_BSTART_COND, LINX_FLD_simm12, 2, L_SELF, E);
+    masm(a, LINX_F_ADD, RD(A1), SL(A1), SR(A0), SRT(0), SH(0), E);
+    masm(a, LINX_F_SSRGET, RD(TO_T), LINX_FLD_SSR_ID, MV(LINX_SSR_CYCLE), E);
+    if (fault) {
+        masm(a, LINX_F_LDI, RD(A3), SL(A2), S12(0), E);
+    } else {
+        masm(a, LINX_F_SDI, SL(T1), SR(A2), S12(0), E);
+    }
+    masm(a, LINX_F_ADDI, RD(A2), SL(A2), U12(fault ? 0x800 : 8), E);
+    masm(a, LINX_F_SUBI, RD(A0), SL(A0), U12(1), E);
+    masm(a, LINX_F_CMP_NEI, RD(TO_T), SL(A0), S12(0), E);
+    masm(a, LINX_F_C_MOVI, RD(TO_T), S5(-1), E);
+    masm(a, LINX_F_SETC_AND, SL(T1), SR(T2), SRT(0), E); /* (-1 & (a0 != 0)) != 0 */
+    masm(a, LINX_F_C_BSTART_STD, BR(LINX_BR_FALL), E);
+    ebreak(a);
+    assert_true(masm_finish(a));
+}
+
+static void setup_loop(CPULinxState *env)
+{
+    env->gpr[A2] = DATA_BASE;
+}
+
+/* The last 0x800-byte steps of the data area: iteration 5 reads past it. */
+static void setup_loop_fault(CPULinxState *env)
+{
+    env->gpr[A2] = DATA_BASE + DATA_SIZE - 4 * 0x800;
+}
+
+static void test_self_loop(void **state)
+{
+    static MiniAsm a;
+
+    /* 1..9 iterations: every copy is the last one for some n, and n > 4
+     * chains the TB to itself. */
+    for (unsigned n = 1; n <= 9; n++) {
+        build_self_loop(&a, n, false);
+        for (unsigned m = 0; m < NMODES; m++) {
+            Run r;
+            run_start(&r, &a, m);
+            setup_loop(r.env);
+            run_go(&r);
+            assert_int_equal(r.excp, EXCP_TRAP);
+            assert_int_equal(trapnum(r.env), LINX_TRAP_SW_BREAKPOINT);
+            assert_int_equal(r.env->gpr[A1], n * (n + 1) / 2);
+            assert_int_equal(r.env->gpr[A0], 0);
+            assert_int_equal(r.env->gpr[A2], DATA_BASE + 8 * n);
+            /* CYCLE in iteration k: 3 + 9 (k - 1) + 2 instructions before */
+            for (unsigned k = 1; k <= n; k++) {
+                assert_int_equal(rd64(&r, DATA_BASE + 8 * (k - 1)), 5 + 9 * (k - 1));
+            }
+            /* retired: 3, 9 per iteration, the FALL marker (EBREAK traps) */
+            assert_int_equal(r.env->insn_count, 3 + 9 * n + 1);
+            run_end(&r);
+        }
+    }
+    /* A fault in the fifth iteration (the second copy of the second
+     * TB run): precise pc and registers. */
+    build_self_loop(&a, 9, true);
+    for (unsigned m = 0; m < NMODES; m++) {
+        Run r;
+        run_start(&r, &a, m);
+        setup_loop_fault(r.env);
+        run_go(&r);
+        assert_int_equal(r.excp, EXCP_TRAP);
+        assert_int_equal(trapnum(r.env), LINX_TRAP_DATA_PAGE_FAULT);
+        assert_int_equal(r.env->traparg0, DATA_BASE + DATA_SIZE);
+        assert_int_equal(r.env->trap_pc, CODE_BASE + 10 + 2 + 4 + 4);
+        assert_int_equal(r.env->gpr[A1], 9 + 8 + 7 + 6 + 5);
+        assert_int_equal(r.env->gpr[A0], 5);
+        assert_int_equal(r.env->bpc, CODE_BASE + 10);
+        run_end(&r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -484,6 +574,7 @@ int main(void)
         cmocka_unit_test(test_division),
         cmocka_unit_test(test_cfi_direct),
         cmocka_unit_test(test_misaligned),
+        cmocka_unit_test(test_self_loop),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
