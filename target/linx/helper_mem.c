@@ -9,7 +9,10 @@
  *
  * MCOPY/MSET check both footprints before the first byte is written
  * (guest_mem_window), so a fault changes neither memory nor registers and
- * the block simply restarts; the copy has memmove semantics.
+ * the block simply restarts; the copy has memmove semantics.  Footprints
+ * in contiguous host RAM are copied or filled in one host memmove/memset;
+ * others (several regions, MMIO) go through guest_mem_read/write in
+ * chunks.
  */
 #include <string.h>
 
@@ -137,14 +140,18 @@ static _Noreturn void bulk_fault(CPULinxState *env, GuestFault f, uint64_t addr,
                          0, addr, pc);
 }
 
-static void bulk_check(CPULinxState *env, uint64_t addr, uint64_t size, int access, uint64_t pc)
+/* Check [addr, addr + size) for @access; returns its host address when
+ * the range is contiguous host RAM (code pages under a write footprint
+ * have already dropped their translations), else NULL. */
+static uint8_t *bulk_check(CPULinxState *env, uint64_t addr, uint64_t size, int access,
+                           uint64_t pc)
 {
-    uint8_t *host;
+    uint8_t *host = NULL;
     uint64_t fault = addr;
     GuestFault f;
 
     if (size == 0) {
-        return;
+        return NULL;
     }
     if (addr + size < addr) {
         bulk_fault(env, GM_FAULT_UNMAPPED, addr, pc);
@@ -153,6 +160,7 @@ static void bulk_check(CPULinxState *env, uint64_t addr, uint64_t size, int acce
     if (f != GM_OK) {
         bulk_fault(env, f, fault, pc);
     }
+    return host;
 }
 
 void helper_mcopy(CPULinxState *env, uint64_t dst, uint64_t src, uint64_t size, uint64_t pc)
@@ -160,9 +168,13 @@ void helper_mcopy(CPULinxState *env, uint64_t dst, uint64_t src, uint64_t size, 
     uint8_t buf[LINX_BULK_CHUNK];
     bool backward = dst > src && dst - src < size;
     uint64_t fault;
+    uint8_t *hs = bulk_check(env, src, size, GM_PROT_READ, pc);
+    uint8_t *hd = bulk_check(env, dst, size, GM_PROT_WRITE, pc);
 
-    bulk_check(env, src, size, GM_PROT_READ, pc);
-    bulk_check(env, dst, size, GM_PROT_WRITE, pc);
+    if (hs && hd) {
+        memmove(hd, hs, size);
+        return;
+    }
     for (uint64_t done = 0; done < size;) {
         uint64_t n = size - done < LINX_BULK_CHUNK ? size - done : LINX_BULK_CHUNK;
         uint64_t off = backward ? size - done - n : done;
@@ -182,8 +194,12 @@ void helper_mset(CPULinxState *env, uint64_t dst, uint64_t value, uint64_t size,
 {
     uint8_t buf[LINX_BULK_CHUNK];
     uint64_t fault;
+    uint8_t *hd = bulk_check(env, dst, size, GM_PROT_WRITE, pc);
 
-    bulk_check(env, dst, size, GM_PROT_WRITE, pc);
+    if (hd) {
+        memset(hd, (int)(value & 0xff), size);
+        return;
+    }
     memset(buf, (int)(value & 0xff), sizeof(buf));
     for (uint64_t done = 0; done < size;) {
         uint64_t n = size - done < LINX_BULK_CHUNK ? size - done : LINX_BULK_CHUNK;

@@ -564,6 +564,66 @@ static void test_self_loop(void **state)
     }
 }
 
+/* ---------------------------------------------------------------------- */
+/* MCOPY/MSET: host memmove/memset in one region, chunks across regions    */
+/* ---------------------------------------------------------------------- */
+
+#define MC(op, d, s, n)                                                                 \
+    masm(&a, op, LINX_FLD_RegSrc0, MV(d), LINX_FLD_RegSrc1, MV(s), LINX_FLD_RegSrc2, MV(n), E)
+
+static void setup_mcopy(CPULinxState *env)
+{
+    env->gpr[A0] = DATA_BASE;          /* 0x40000: 16 bytes 0..15 */
+    env->gpr[A1] = DATA_BASE + 4;      /* overlapping, forward copy */
+    env->gpr[A2] = DATA_BASE + 0x100;  /* MSET area */
+    env->gpr[A3] = DATA_BASE + DATA_SIZE - 8; /* spans into the next region */
+    env->gpr[A4] = 16;
+    env->gpr[A5] = 0x1a5;
+    env->gpr[A6] = 12;
+    env->gpr[A7] = DATA_BASE + 0x200;
+}
+
+static void test_mcopy(void **state)
+{
+    static MiniAsm a;
+
+    masm_init(&a, CODE_BASE);
+    masm(&a, LINX_F_C_BSTART_STD, BR(LINX_BR_FALL), E);
+    MC(LINX_F_MCOPY, A1, A0, A6);   /* memmove [a0+4, 12] <- [a0, 12] */
+    MC(LINX_F_MSET, A2, A5, A4);    /* 16 x 0xa5 */
+    MC(LINX_F_MCOPY, A3, A2, A4);   /* across the region boundary */
+    MC(LINX_F_MCOPY, A7, A3, A4);   /* and back */
+    masm(&a, LINX_F_C_BSTART_STD, BR(LINX_BR_FALL), E);
+    ebreak(&a);
+    assert_true(masm_finish(&a));
+    for (unsigned m = 0; m < NMODES; m++) {
+        Run r;
+        uint8_t init[16], got[16];
+        run_start(&r, &a, m);
+        /* a second region right after the data area: not host-contiguous */
+        assert_true(guest_mem_map(r.gm, DATA_BASE + DATA_SIZE, 0x1000,
+                                  GM_PROT_READ | GM_PROT_WRITE, false));
+        for (unsigned i = 0; i < 16; i++) {
+            init[i] = (uint8_t)i;
+        }
+        assert_int_equal(guest_mem_write(r.gm, DATA_BASE, init, 16, NULL), GM_OK);
+        setup_mcopy(r.env);
+        run_go(&r);
+        assert_int_equal(r.excp, EXCP_TRAP);
+        assert_int_equal(trapnum(r.env), LINX_TRAP_SW_BREAKPOINT);
+        assert_int_equal(guest_mem_read(r.gm, DATA_BASE, got, 16, GM_PROT_READ, NULL), GM_OK);
+        for (unsigned i = 0; i < 16; i++) {
+            assert_int_equal(got[i], i < 4 ? i : i - 4);
+        }
+        assert_int_equal(rd64(&r, DATA_BASE + DATA_SIZE - 8), UINT64_C(0xa5a5a5a5a5a5a5a5));
+        assert_int_equal(rd64(&r, DATA_BASE + DATA_SIZE), UINT64_C(0xa5a5a5a5a5a5a5a5));
+        assert_int_equal(rd64(&r, DATA_BASE + 0x200), UINT64_C(0xa5a5a5a5a5a5a5a5));
+        assert_int_equal(rd64(&r, DATA_BASE + 0x208), UINT64_C(0xa5a5a5a5a5a5a5a5));
+        assert_int_equal(rd64(&r, DATA_BASE + 0x210), 0);
+        run_end(&r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -575,6 +635,7 @@ int main(void)
         cmocka_unit_test(test_cfi_direct),
         cmocka_unit_test(test_misaligned),
         cmocka_unit_test(test_self_loop),
+        cmocka_unit_test(test_mcopy),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
