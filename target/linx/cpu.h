@@ -300,6 +300,11 @@ typedef struct CPULinxState {
     struct LinxCommitTrace *trace; /* -trace-commit writer (NULL: off) */
     /* Registers and queue slots at the previous commit-trace record. */
     uint64_t trace_shadow[LINX_NUM_GPRS + 2 * LINX_QUEUE_DEPTH];
+    /* The data access of the instruction being traced, stored by TB_F_TRACE
+     * translations after a load/store and reported (then cleared) by
+     * helper_trace_insn: [0] size in bytes, | 0x100 for a store (0: none),
+     * [1] address, [2] value. */
+    uint64_t trace_mem[3];
     struct GuestMemory *mem;
     struct LinxMachine *machine;
     struct LinxTileState *tiles;

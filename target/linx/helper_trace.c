@@ -4,10 +4,15 @@
  * exec layer's buffered JSONL writer (tcg/commit-trace.h) in the peer's
  * schema.  The written destination is found by comparing the registers
  * and ClockHands slots with a per-CPU snapshot taken at the previous
- * record (env->trace_shadow).
+ * record (env->trace_shadow); the same snapshot gives the source values
+ * before the instruction.  Loads and stores report their access through
+ * env->trace_mem (stored by the translated code); MCOPY/MSET report one
+ * 8-byte store per step, as the peer.  Atomics and the frame templates
+ * report no access.
  */
 #include <string.h>
 
+#include "hw/core/guest-memory.h"
 #include "tcg/commit-trace.h"
 
 #include "decode.h"
@@ -97,26 +102,117 @@ static unsigned trace_decoded_dst(const CPULinxState *env, uint64_t raw, uint64_
     return 0; /* zero or a code that writes nothing */
 }
 
+/* Source operands as the peer reports them: src0 = SrcL (RegSrc0 for the
+ * templates), src1 = SrcR (RegSrc1), GPRs only (ClockHands reads are not
+ * reported), with the values before the instruction (the snapshot). */
+static void trace_sources(const CPULinxState *env, const LinxInsn *insn, LinxCommitRecord *r)
+{
+    static const LinxFieldId f0[] = { LINX_FLD_SrcL, LINX_FLD_RegSrc0 };
+    static const LinxFieldId f1[] = { LINX_FLD_SrcR, LINX_FLD_RegSrc1 };
+    bool present;
+
+    for (unsigned i = 0; i < 2; i++) {
+        int64_t reg = linx_insn_field(insn, f0[i], &present);
+        if (present && reg >= 0 && reg < LINX_NUM_GPRS) {
+            r->src0_valid = true;
+            r->src0_reg = (uint32_t)reg;
+            r->src0_data = env->trace_shadow[reg];
+            break;
+        }
+    }
+    for (unsigned i = 0; i < 2; i++) {
+        int64_t reg = linx_insn_field(insn, f1[i], &present);
+        if (present && reg >= 0 && reg < LINX_NUM_GPRS) {
+            r->src1_valid = true;
+            r->src1_reg = (uint32_t)reg;
+            r->src1_data = env->trace_shadow[reg];
+            break;
+        }
+    }
+}
+
+/* The data access recorded by the translated code (env->trace_mem). */
+static void trace_access(CPULinxState *env, LinxCommitRecord *r)
+{
+    uint64_t size = env->trace_mem[0] & 0xff;
+    uint64_t mask = size >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * size)) - 1;
+
+    if (!size) {
+        return;
+    }
+    r->mem_valid = true;
+    r->mem_is_store = (env->trace_mem[0] & 0x100) != 0;
+    r->mem_addr = env->trace_mem[1];
+    r->mem_size = (uint32_t)size;
+    if (r->mem_is_store) {
+        r->mem_wdata = env->trace_mem[2] & mask;
+    } else {
+        r->mem_rdata = env->trace_mem[2] & mask;
+    }
+    env->trace_mem[0] = 0;
+}
+
+/* Step @k of an MCOPY/MSET of @size bytes at @dst: an 8-byte store (the
+ * peer's step), with the data now in memory. */
+static void trace_template_step(CPULinxState *env, uint64_t dst, uint64_t size, uint64_t k,
+                                LinxCommitRecord *r)
+{
+    uint64_t n = size - k * LINX_TRACE_TEMPLATE_STEP;
+    uint64_t v = 0;
+
+    n = n < LINX_TRACE_TEMPLATE_STEP ? n : LINX_TRACE_TEMPLATE_STEP;
+    r->mem_valid = true;
+    r->mem_is_store = true;
+    r->mem_addr = dst + k * LINX_TRACE_TEMPLATE_STEP;
+    r->mem_size = (uint32_t)n;
+    if (env->mem) {
+        guest_mem_read(env->mem, r->mem_addr, &v, n, GM_PROT_READ, NULL);
+    }
+    r->mem_wdata = v;
+}
+
 void helper_trace_insn(CPULinxState *env, uint64_t pc, uint64_t raw, uint64_t len)
 {
     LinxCommitRecord r;
-    uint64_t data = 0;
+    LinxInsn insn;
+    bool decoded, present;
+    bool tmpl = false;
+    uint64_t data = 0, dst = 0, size = 0;
     unsigned rd;
 
     if (!env->trace) {
         return;
     }
+    memset(&r, 0, sizeof(r));
+    decoded = linx_decode_packed(raw, (unsigned)len, &insn) == LINX_DECODE_OK;
+    if (decoded) {
+        trace_sources(env, &insn, &r);
+        if (insn.form == LINX_F_MCOPY || insn.form == LINX_F_MSET) {
+            int64_t d = linx_insn_field(&insn, LINX_FLD_RegSrc0, &present);
+            int64_t n = linx_insn_field(&insn, LINX_FLD_RegSrc2, &present);
+            tmpl = true;
+            dst = d > 0 && d < LINX_NUM_GPRS ? env->gpr[d] : 0;
+            size = n > 0 && n < LINX_NUM_GPRS ? env->gpr[n] : 0;
+        }
+    }
+    trace_access(env, &r);
     rd = trace_find_wb(env, &data);
     rd = trace_decoded_dst(env, raw, len, rd, &data);
-    memset(&r, 0, sizeof(r));
     r.pc = pc;
     r.insn = raw;
     r.len = (uint32_t)len;
     r.block_kind = "scalar";
     r.lane_id = -1;
     r.next_pc = pc;
-    for (uint64_t steps = trace_template_steps(env, raw, len); steps > 1; steps--) {
+    uint64_t steps = trace_template_steps(env, raw, len);
+    for (uint64_t k = 0; k + 1 < steps; k++) {
+        if (tmpl) {
+            trace_template_step(env, dst, size, k, &r);
+        }
         linx_commit_trace_write(env->trace, &r);
+    }
+    if (tmpl && size) {
+        trace_template_step(env, dst, size, steps - 1, &r);
     }
     if (rd == LINX_DST_T || rd == LINX_DST_U) {
         /* As the peer: a ClockHands push is no write-back; dst_reg names

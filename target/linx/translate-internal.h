@@ -113,6 +113,10 @@ IRTemp linx_global(DisasContext *ctx, int off);
 #define cpu_gpr(ctx, i) linx_global((ctx), (int)offsetof(CPULinxState, gpr[i]))
 #define cpu_field(ctx, f) linx_global((ctx), (int)offsetof(CPULinxState, f))
 
+/* Commit trace (TB_F_TRACE): record the data access of the current
+ * instruction (@lg = log2 size) for helper_trace_insn. */
+void gen_trace_mem(DisasContext *ctx, bool store, IRTemp addr, IRTemp val, unsigned lg);
+
 /* Write a pending CARG/TGT value (DisasContext.carg_val/tgt_val) to its
  * global. */
 void gen_flush_block_args(DisasContext *ctx);

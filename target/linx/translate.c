@@ -239,6 +239,19 @@ void gen_raise(DisasContext *ctx, unsigned trapnum, unsigned cause, uint64_t tra
     ctx->jump = DISAS_NORETURN;
 }
 
+void gen_trace_mem(DisasContext *ctx, bool store, IRTemp addr, IRTemp val, unsigned lg)
+{
+    IRContext *ir = ctx->ir;
+    int off = (int)offsetof(CPULinxState, trace_mem);
+
+    if (!(ctx->tb->flags & TB_F_TRACE) || ctx->replay) {
+        return;
+    }
+    ir_gen_st(ir, IR_st64, gen_const(ctx, (1 << (lg & 3)) | (store ? 0x100 : 0)), ir->env, off);
+    ir_gen_st(ir, IR_st64, addr, ir->env, off + 8);
+    ir_gen_st(ir, IR_st64, val, ir->env, off + 16);
+}
+
 void gen_trace_insn(DisasContext *ctx)
 {
     const LinxInsn *insn = ctx->insn;
