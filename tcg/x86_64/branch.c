@@ -5,7 +5,11 @@
  * Block boundaries: before any branch or exit every dirty global is
  * written back; at a label every global is in memory and no local is
  * live (tcg/ir.h), so all paths into a label agree on where values are.
- * Locals may stay in registers across a brcond (fall-through only).
+ * Locals may stay in registers across a brcond (fall-through only).  A
+ * brcond writes dirty globals back on its taken path only: "jcc stub",
+ * and the stub, emitted after the TB's slow paths, stores them and jumps
+ * to the label; the fall-through path keeps them dirty in registers (in an
+ * unrolled loop only the exit that is taken pays for the stores).
  *
  * goto_tb n: a 5-byte "jmp rel32" whose rel32 is 4-byte aligned (so
  * backend_set_jmp() can retarget it with one atomic store), initially
@@ -260,9 +264,36 @@ static void gen_brcond(X86Gen *g, const IRInsn *insn)
         return;
     }
     X86Cond cc = x86_gen_compare(g, c, (IRTemp)insn->args[0], (IRTemp)insn->args[1]);
-    /* Write-backs are MOVs: the flags survive until the Jcc. */
-    ra_sync_globals(g);
-    add_label_ref(g, x86_jcc_rel32(&g->e, cc), label);
+    uint32_t nsync;
+    uint32_t sync_start = ra_record_dirty_globals(g, &nsync);
+
+    if (nsync == 0) {
+        add_label_ref(g, x86_jcc_rel32(&g->e, cc), label);
+        return;
+    }
+    /* Dirty globals are written back on the taken path only, out of line
+     * (the label wants them in memory); the fall-through path keeps them
+     * in registers. */
+    if (!x86_grow((void **)&g->stubs, &g->stubs_cap, g->nstubs + 1, sizeof(*g->stubs))) {
+        g->failed = true;
+        return;
+    }
+    g->stubs[g->nstubs++] = (X86BranchStub){
+        .jcc_field = (uint32_t)x86_jcc_rel32(&g->e, cc),
+        .label = label,
+        .sync_start = sync_start,
+        .sync_count = nsync,
+    };
+}
+
+void x86_gen_branch_stubs(X86Gen *g)
+{
+    for (unsigned i = 0; i < g->nstubs; i++) {
+        const X86BranchStub *s = &g->stubs[i];
+        x86_patch_rel32(&g->e, s->jcc_field, g->e.pos);
+        x86_emit_sync(g, s->sync_start, s->sync_count);
+        add_label_ref(g, x86_jmp_rel32(&g->e), s->label);
+    }
 }
 
 static void gen_goto_tb(X86Gen *g, unsigned slot)

@@ -36,8 +36,8 @@ void x86_disas_tb(FILE *f, const X86Gen *g, const uint8_t *code, size_t size)
             fprintf(f, "  -- guest 0x%" PRIx64 "\n", g->marks[mark].pc);
             mark++;
         }
-        if (!slow_shown && g->nslow && off >= g->body_end) {
-            fprintf(f, "  -- slow paths\n");
+        if (!slow_shown && (g->nslow || g->nstubs) && off >= g->body_end) {
+            fprintf(f, "  -- slow paths and branch write-backs\n");
             slow_shown = true;
         }
         fprintf(f, "  0x%" PRIx64 ":  %-7s %s\n", insn[i].address, insn[i].mnemonic,

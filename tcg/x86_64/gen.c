@@ -9,7 +9,8 @@
  *   2. code, op by op (alu.c, mem.c, branch.c), after an optional
  *      "sub rsp, frame_ext" when the TB needs more spill slots than the
  *      static frame (then generation runs a second time with that size);
- *   3. the out-of-line slow paths, label fixups;
+ *   3. the out-of-line slow paths and brcond write-back stubs, label
+ *      fixups;
  *   4. commit to the code buffer, fill the TB's host fields, and list the
  *      code with capstone when asked (-d out_asm).
  * Nothing is committed when the buffer is full: the caller flushes and
@@ -188,6 +189,7 @@ static void gen_body(X86Gen *g, const uint32_t *first_use, bool want_marks)
     }
     g->body_end = g->e.pos;
     x86_gen_slow_paths(g);
+    x86_gen_branch_stubs(g);
     x86_resolve_labels(g);
 }
 
@@ -199,6 +201,7 @@ static void gen_reset(X86Gen *g, uint8_t *buf, uintptr_t rx, size_t cap)
     }
     g->nlabel_refs = 0;
     g->nslow = 0;
+    g->nstubs = 0;
     g->nsync = 0;
     g->nmarks = 0;
     g->unreachable = false;
@@ -219,6 +222,7 @@ static void gen_free(X86Gen *g, uint32_t *first_use)
     free(g->label_pos);
     free(g->label_refs);
     free(g->slow);
+    free(g->stubs);
     free(g->sync);
     free(g->marks);
     free(g->slot_busy);

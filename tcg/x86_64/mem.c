@@ -275,6 +275,18 @@ static void gen_qemu_st(X86Gen *g, const IRInsn *insn)
     s->sync_count = nsync;
 }
 
+void x86_emit_sync(X86Gen *g, uint32_t start, uint32_t count)
+{
+    for (uint32_t i = 0; i < count; i++) {
+        const X86SyncEntry *se = &g->sync[start + i];
+        if (se->reg != X86_NO_REG) {
+            x86_st(&g->e, OPC_MOV_EvGv | X86_P_W, se->reg, X86_ENV_REG, se->env_offset);
+        } else {
+            x86_sti64(&g->e, X86_ENV_REG, se->env_offset, se->value);
+        }
+    }
+}
+
 static void gen_slow_path(X86Gen *g, const X86SlowPath *s)
 {
     X86Emitter *e = &g->e;
@@ -282,14 +294,7 @@ static void gen_slow_path(X86Gen *g, const X86SlowPath *s)
     unsigned n = 0;
 
     x86_patch_rel32(e, s->jcc_field, e->pos);
-    for (uint32_t i = 0; i < s->sync_count; i++) {
-        const X86SyncEntry *se = &g->sync[s->sync_start + i];
-        if (se->reg != X86_NO_REG) {
-            x86_st(e, OPC_MOV_EvGv | X86_P_W, se->reg, X86_ENV_REG, se->env_offset);
-        } else {
-            x86_sti64(e, X86_ENV_REG, se->env_offset, se->value);
-        }
-    }
+    x86_emit_sync(g, s->sync_start, s->sync_count);
     for (int r = 0; r < X86_NB_REGS; r++) {
         if (s->save_mask & X86_REG_BIT(r)) {
             x86_st(e, OPC_MOV_EvGv | X86_P_W, r, X86_RSP, X86_FRAME_SAVE_OFF + 8 * r);

@@ -117,6 +117,15 @@ typedef struct X86SlowPath {
     uint32_t sync_start, sync_count;
 } X86SlowPath;
 
+/* A brcond whose taken path writes dirty globals back out of line:
+ * "jcc stub" in the body; the stub (after the slow paths) stores the
+ * globals recorded at the branch and jumps to the label. */
+typedef struct X86BranchStub {
+    uint32_t jcc_field; /* rel32 of the body's jcc */
+    uint32_t label;
+    uint32_t sync_start, sync_count;
+} X86BranchStub;
+
 typedef struct X86LabelRef {
     uint32_t field; /* position of a rel32 */
     uint32_t label;
@@ -168,6 +177,9 @@ typedef struct X86Gen {
     unsigned nslow, slow_cap;
     X86SyncEntry *sync;
     unsigned nsync, sync_cap;
+    /* Taken paths of brconds that left globals dirty. */
+    X86BranchStub *stubs;
+    unsigned nstubs, stubs_cap;
 
     /* Guest instruction boundaries (only kept when listing). */
     X86InsnMark *marks;
@@ -242,10 +254,14 @@ X86Cond x86_gen_compare(X86Gen *g, IRCond c, IRTemp a, IRTemp b);
 /* ---- mem.c ---- */
 bool x86_gen_mem(X86Gen *g, const IRInsn *insn);
 void x86_gen_slow_paths(X86Gen *g);
+/* Store the recorded dirty globals g->sync[start, start + count) to env. */
+void x86_emit_sync(X86Gen *g, uint32_t start, uint32_t count);
 
 /* ---- branch.c ---- */
 bool x86_gen_branch(X86Gen *g, const IRInsn *insn);
 void x86_gen_call(X86Gen *g, const IRInsn *insn);
+/* The out-of-line taken paths of brconds (after the slow paths). */
+void x86_gen_branch_stubs(X86Gen *g);
 void x86_resolve_labels(X86Gen *g);
 /* Move up to X86_NB_REGS values into registers at once (cycles via xchg). */
 void x86_parallel_move(X86Emitter *e, const uint8_t *dst, const uint8_t *src, unsigned n);

@@ -1,0 +1,180 @@
+/*
+ * x86-64 backend tests for the code-shape optimisations of
+ * docs/performance.md, each checked on values (and, where the point is
+ * fewer host instructions, on the out_asm listing):
+ *   - brcond writes dirty globals back on its taken path only (an
+ *     out-of-line stub), the fall-through keeps them in registers.
+ */
+#include "test-x86-backend-fixture.h"
+
+#include "tcg/x86_64/x86-gen.h"
+
+#define LISTING_MAX 65536
+#define STUB_MARKER "-- slow paths and branch write-backs"
+/* A 64-bit store to an env field in the capstone listing. */
+#define ENV_STORE "mov     qword ptr [rbp + "
+
+/* Generate f->ir with the out_asm listing into @text. */
+static void gen_listed(JitFixture *f, char *text, size_t cap)
+{
+    FILE *log = tmpfile();
+
+    assert_non_null(log);
+    fixture_gen(f, log);
+    rewind(log);
+    size_t n = fread(text, 1, cap - 1, log);
+    text[n] = 0;
+    fclose(log);
+}
+
+/* Lines of @text in [from, to) containing @needle. */
+static unsigned count_lines(const char *from, const char *to, const char *needle)
+{
+    unsigned n = 0;
+    size_t len = strlen(needle);
+    const char *p = from;
+
+    while (p < to) {
+        const char *eol = strchr(p, '\n');
+        const char *end = eol && eol < to ? eol : to;
+        const char *hit = strstr(p, needle);
+        if (hit && hit + len <= end) {
+            n++;
+        }
+        if (!eol) {
+            break;
+        }
+        p = eol + 1;
+    }
+    return n;
+}
+
+/*
+ *   g1 += 1;  if (g0 == 1) goto l1;
+ *   g1 += 10; g2 = 7;  if (g0 == 2) goto l2;
+ *   g1 += 100; exit 0
+ * l1: g3 = g1; exit 1
+ * l2: g3 = g1 + g2; exit 2
+ * Each exit must see the globals as they were at its branch; the main
+ * path stores nothing before the final exit.
+ */
+static void test_brcond_writes_back_on_taken_path(void **state)
+{
+    JitFixture f;
+    static char text[LISTING_MAX];
+
+    fixture_init(&f);
+    IRLabel l1 = ir_label(f.ir), l2 = ir_label(f.ir);
+    ir_gen_addi(f.ir, f.g[1], f.g[1], 1);
+    ir_gen_brcond(f.ir, IR_COND_EQ, f.g[0], ir_const(f.ir, 1), l1);
+    ir_gen_addi(f.ir, f.g[1], f.g[1], 10);
+    ir_gen_movi(f.ir, f.g[2], 7);
+    ir_gen_brcond(f.ir, IR_COND_EQ, f.g[0], ir_const(f.ir, 2), l2);
+    ir_gen_addi(f.ir, f.g[1], f.g[1], 100);
+    ir_gen_exit_tb(f.ir, 0);
+    ir_gen_set_label(f.ir, l1);
+    ir_gen_mov(f.ir, f.g[3], f.g[1]);
+    ir_gen_exit_tb(f.ir, 1);
+    ir_gen_set_label(f.ir, l2);
+    ir_gen_add(f.ir, f.g[3], f.g[1], f.g[2]);
+    ir_gen_exit_tb(f.ir, 2);
+    gen_listed(&f, text, sizeof(text));
+
+    for (uint64_t path = 0; path < 3; path++) {
+        f.env->gpr[0] = path;
+        f.env->gpr[1] = 1000;
+        f.env->gpr[2] = 1;
+        f.env->gpr[3] = 0;
+        assert_int_equal(fixture_run(&f), path);
+        switch (path) {
+        case 0:
+            assert_int_equal(f.env->gpr[1], 1111);
+            assert_int_equal(f.env->gpr[2], 7);
+            assert_int_equal(f.env->gpr[3], 0);
+            break;
+        case 1:
+            assert_int_equal(f.env->gpr[1], 1001);
+            assert_int_equal(f.env->gpr[2], 1);
+            assert_int_equal(f.env->gpr[3], 1001);
+            break;
+        default:
+            assert_int_equal(f.env->gpr[1], 1011);
+            assert_int_equal(f.env->gpr[2], 7);
+            assert_int_equal(f.env->gpr[3], 1018);
+            break;
+        }
+    }
+
+    /* Body: g1, g2 at the last exit, g3 on each label path; stubs: g1,
+     * then g1 and g2. */
+    const char *stubs = strstr(text, STUB_MARKER);
+    assert_non_null(stubs);
+    assert_int_equal(count_lines(text, stubs, ENV_STORE), 4);
+    assert_int_equal(count_lines(stubs, text + strlen(text), ENV_STORE), 3);
+    fixture_fini(&f);
+}
+
+/* A counted loop unrolled into one TB (the front end's self-loop copies):
+ * the loop exits by a taken brcond from any copy with the counter and sum
+ * written back, and a helper call between copies sees the dirty values. */
+static uint64_t h_sum_g1_g2(CPULinxState *env)
+{
+    return env->gpr[1] + env->gpr[2];
+}
+
+static const IRHelperInfo h_sum_info = { "sum_g1_g2", (void *)h_sum_g1_g2, 1, 1, 0, NULL };
+
+static void test_unrolled_loop_exits(void **state)
+{
+    JitFixture f;
+    enum { COPIES = 4 };
+
+    fixture_init(&f);
+    IRLabel out = ir_label(f.ir);
+    IRTemp a[1] = { f.ir->env };
+    for (unsigned c = 0; c < COPIES; c++) {
+        ir_gen_add(f.ir, f.g[2], f.g[2], f.g[1]);
+        ir_gen_addi(f.ir, f.g[1], f.g[1], -1);
+        ir_gen_brcond(f.ir, IR_COND_EQ, f.g[1], ir_const(f.ir, 0), out);
+        if (c == 1) {
+            IRTemp r = ir_temp(f.ir);
+            ir_gen_call(f.ir, &h_sum_info, r, 1, a);
+            ir_gen_mov(f.ir, f.g[3], r);
+        }
+    }
+    ir_gen_exit_tb(f.ir, 1);
+    ir_gen_set_label(f.ir, out);
+    ir_gen_exit_tb(f.ir, 2);
+    fixture_gen(&f, NULL);
+
+    for (uint64_t n = 1; n <= 2 * COPIES + 1; n++) {
+        uint64_t cnt = n, sum = 0, calls = 0, ret;
+        f.env->gpr[1] = n;
+        f.env->gpr[2] = 0;
+        f.env->gpr[3] = UINT64_MAX;
+        /* Re-enter the TB as the chained self-loop would. */
+        do {
+            ret = fixture_run(&f);
+        } while (ret == 1);
+        assert_int_equal(ret, 2);
+        for (unsigned c = 0; cnt; c = (c + 1) % COPIES) {
+            sum += cnt--;
+            if (c == 1 && cnt) {
+                calls = cnt + sum;
+            }
+        }
+        assert_int_equal(f.env->gpr[1], 0);
+        assert_int_equal(f.env->gpr[2], sum);
+        assert_int_equal(f.env->gpr[3], n > 2 ? calls : UINT64_MAX);
+    }
+    fixture_fini(&f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_brcond_writes_back_on_taken_path),
+        cmocka_unit_test(test_unrolled_loop_exits),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
