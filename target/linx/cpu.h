@@ -37,6 +37,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "kernel-state.h"
 #include "tcg/tb.h"
 
 #define LINX_NUM_GPRS 24
@@ -313,13 +314,19 @@ typedef struct CPULinxState {
     int exit_request;
     int exit_code;
     unsigned cpu_index;
+    /* Kernel blocks (MPAR/MSEQ/VPAR/VSEQ): header-to-body bindings and lane
+     * records (kernel-state.h, docs/kernels.md).  Last: it is large, and
+     * only kernels touch it. */
+    LinxKernelState kern;
 } CPULinxState;
 
 /* TB lookup flags implied by the CPU state (the exec loop ORs in
  * TB_F_ONE_INSN / TB_F_TRACE from its options). */
 static inline uint32_t linx_cpu_tb_flags(const CPULinxState *env)
 {
-    return env->resume ? TB_F_RESUME : 0u;
+    /* env->resume is 0, 1 (= TB_F_RESUME) or TB_F_BODY: a kernel header
+     * entering its body (docs/kernels.md). */
+    return (uint32_t)env->resume & (TB_F_RESUME | TB_F_BODY);
 }
 
 /* cpu.c */

@@ -34,6 +34,18 @@ DEF_HELPER_2(block_engine, 0, void, env, i64)
 DEF_HELPER_5(mcopy, 0, void, env, i64, i64, i64, i64)
 DEF_HELPER_5(mset, 0, void, env, i64, i64, i64, i64)
 
+/* ---- Kernel blocks, TEPL, CUBE (kernel-helpers.c, kernel-xlane.c,
+ *      docs/kernels.md) ---- */
+DEF_HELPER_4(kernel_bind, 0, void, env, i64, i64, i64)
+DEF_HELPER_1(kernel_end, 0, void, env)
+DEF_HELPER_3(kernel_xlane, 0, void, env, i64, i64)
+DEF_HELPER_4(kfp2, 0, i64, env, i64, i64, i64)
+DEF_HELPER_5(kfp3, 0, i64, env, i64, i64, i64, i64)
+DEF_HELPER_3(kfp1, 0, i64, env, i64, i64)
+DEF_HELPER_3(kcvt, 0, i64, env, i64, i64)
+DEF_HELPER_5(tepl, 0, void, env, i64, i64, i64, i64)
+DEF_HELPER_6(cube, 0, void, env, i64, i64, i64, i64, i64)
+
 /* ---- Integer (helper_int.c) ---- */
 DEF_HELPER_2(div, LINX_HELPER_PURE, i64, i64, i64)
 DEF_HELPER_2(divu, LINX_HELPER_PURE, i64, i64, i64)

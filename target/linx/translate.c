@@ -30,6 +30,7 @@
 
 #include "fpu/fpu.h"
 #include "hw/core/guest-memory.h"
+#include "kernel.h"
 #include "tcg/exec.h"
 #include "translate-internal.h"
 #include "translate.h"
@@ -445,6 +446,12 @@ static void gen_commit(DisasContext *ctx, uint64_t fall)
     }
     gen_count_insns(ctx);
 
+    if (bs->is_header && linx_kernel_header_type(bs->type)) {
+        /* MPAR/MSEQ/VPAR/VSEQ, TEPL, CUBE (kernel-header.c). */
+        gen_flush_block_args(ctx);
+        gen_kernel_header_commit(ctx, fall, bad_fall);
+        return;
+    }
     if (bs->is_header) {
         gen_flush_block_args(ctx);
         /* Tile/kernel header: the engine runs it, then fall through.
@@ -783,6 +790,11 @@ void linx_translate_block(CPULinxState *env, IRContext *ir, TranslationBlock *tb
     tb->icount = 0;
     tb->size = 0;
     ctx->pc = tb->pc;
+    if (tb->flags & TB_F_BODY) {
+        /* A kernel body, entered from its header (kernel-body.c). */
+        linx_kernel_translate_body(ctx);
+        return;
+    }
 
     fr = fetch_insn(env, tb->pc, &insn, &fault);
     if (resume && !(fr == FETCH_OK && linx_form_is_marker(insn.form))) {

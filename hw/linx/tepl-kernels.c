@@ -1,0 +1,328 @@
+/*
+ * TEPL specialised kernels (tepl.h): element-wise operations as host loops
+ * over the contiguous runs of the valid region, one loop per (operation,
+ * element type), written so the compiler vectorises them.
+ *
+ * Runs: ND rows (the whole valid region when ValidCol = Col), DN columns,
+ * NZ fractal rows (c0 elements), ZN fractal columns.  Sources and
+ * destination share the layout and shape, so a run is at the same offset
+ * in every tile.
+ *
+ * Floating point uses the host's IEEE arithmetic in round-to-nearest-even
+ * (the default MXCSR), which is exactly the reference's result for add,
+ * sub, mul, div, sqrt and 1/x; NaN results are replaced by the default NaN
+ * (the fpu library's rule); max/min follow maximumNumber/minimumNumber.
+ * FP16 and BF16 are computed in float and rounded once: float has at
+ * least 2p + 2 bits for both, so the result is the correctly rounded one.
+ * Operations without a kernel here (reductions, TEXP, TLOG, TRSQRT,
+ * broadcasts, transposes) return false and run on the reference.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "hw/linx/tepl.h"
+#include "hw/linx/tile-dtype.h"
+
+#define DNAN32 0x7fc00000u
+#define DNAN64 UINT64_C(0x7ff8000000000000)
+#define DNAN16 0x7e00u
+#define DNANBF 0x7fc0u
+
+typedef void (*RunFn)(uint8_t *d, const uint8_t *a, const uint8_t *b, size_t n, uint64_t s);
+
+/* ---------------------------------------------------------------------
+ * Float helpers
+ * --------------------------------------------------------------------- */
+
+static inline float f_canon(float r)
+{
+    float dn;
+    uint32_t bits = DNAN32;
+
+    memcpy(&dn, &bits, sizeof(dn));
+    return r != r ? dn : r;
+}
+
+static inline double d_canon(double r)
+{
+    double dn;
+    uint64_t bits = DNAN64;
+
+    memcpy(&dn, &bits, sizeof(dn));
+    return r != r ? dn : r;
+}
+
+/* maximumNumber / minimumNumber (FMAX/FMIN): a NaN yields the other
+ * operand, two NaNs the default NaN, -0 < +0. */
+#define DEF_MINMAX(T, name, canon)                                                   \
+    static inline T name##_max(T a, T b)                                             \
+    {                                                                                \
+        if (a != a || b != b) {                                                      \
+            return (a != a && b != b) ? canon(a) : (a != a ? b : a);                \
+        }                                                                            \
+        if (a == b) {                                                                \
+            return signbit(a) ? b : a;                                               \
+        }                                                                            \
+        return a > b ? a : b;                                                        \
+    }                                                                                \
+    static inline T name##_min(T a, T b)                                             \
+    {                                                                                \
+        if (a != a || b != b) {                                                      \
+            return (a != a && b != b) ? canon(a) : (a != a ? b : a);                \
+        }                                                                            \
+        if (a == b) {                                                                \
+            return signbit(a) ? a : b;                                               \
+        }                                                                            \
+        return a < b ? a : b;                                                        \
+    }
+DEF_MINMAX(float, f, f_canon)
+DEF_MINMAX(double, d, d_canon)
+
+/* ---------------------------------------------------------------------
+ * Loops: vector-vector (b) and vector-scalar (s) forms of each operation
+ * --------------------------------------------------------------------- */
+
+#define LOOPS(name, T, EXPR)                                                         \
+    static __attribute__((unused)) void name##_vv(uint8_t *d8, const uint8_t *a8, const uint8_t *b8, size_t n, \
+                          uint64_t s)                                                \
+    {                                                                                \
+        T *d = (T *)d8;                                                              \
+        const T *pa = (const T *)a8, *pb = (const T *)b8;                            \
+        (void)s;                                                                     \
+        for (size_t i = 0; i < n; i++) {                                             \
+            T a = pa[i], b = pb[i];                                                  \
+            d[i] = (EXPR);                                                           \
+        }                                                                            \
+    }                                                                                \
+    static __attribute__((unused)) void name##_vs(uint8_t *d8, const uint8_t *a8, const uint8_t *b8, size_t n, \
+                          uint64_t s)                                                \
+    {                                                                                \
+        T *d = (T *)d8;                                                              \
+        const T *pa = (const T *)a8;                                                 \
+        T b;                                                                         \
+        (void)b8;                                                                    \
+        memcpy(&b, &s, sizeof(b));                                                   \
+        for (size_t i = 0; i < n; i++) {                                             \
+            T a = pa[i];                                                             \
+            d[i] = (EXPR);                                                           \
+        }                                                                            \
+    }
+
+/* fp32 */
+LOOPS(f32_add, float, f_canon(a + b))
+LOOPS(f32_sub, float, f_canon(a - b))
+LOOPS(f32_mul, float, f_canon(a * b))
+LOOPS(f32_div, float, f_canon(a / b))
+LOOPS(f32_max, float, f_max(a, b))
+LOOPS(f32_min, float, f_min(a, b))
+LOOPS(f32_prelu, float, a > 0 ? a : f_canon(a * b))
+LOOPS(f32_relu, float, ((void)b, a > 0 ? a : 0.0f))
+LOOPS(f32_sqrt, float, ((void)b, f_canon(sqrtf(a))))
+LOOPS(f32_recip, float, ((void)b, f_canon(1.0f / a)))
+/* fp64 */
+LOOPS(f64_add, double, d_canon(a + b))
+LOOPS(f64_sub, double, d_canon(a - b))
+LOOPS(f64_mul, double, d_canon(a * b))
+LOOPS(f64_div, double, d_canon(a / b))
+LOOPS(f64_max, double, d_max(a, b))
+LOOPS(f64_min, double, d_min(a, b))
+LOOPS(f64_prelu, double, a > 0 ? a : d_canon(a * b))
+LOOPS(f64_relu, double, ((void)b, a > 0 ? a : 0.0))
+LOOPS(f64_sqrt, double, ((void)b, d_canon(sqrt(a))))
+LOOPS(f64_recip, double, ((void)b, d_canon(1.0 / a)))
+
+/* Integers: wrap; division by 0 and MIN / -1 give 0; shifts by the width
+ * or more give 0 (sign fill for signed right shifts). */
+#define INT_LOOPS(p, T, UT, SIGNED)                                                          \
+    LOOPS(p##_add, T, (T)((UT)a + (UT)b))                                                   \
+    LOOPS(p##_sub, T, (T)((UT)a - (UT)b))                                                   \
+    LOOPS(p##_mul, T, (T)((UT)a * (UT)b))                                                   \
+    LOOPS(p##_div, T, (b == 0 || (SIGNED && b == (T)-1 && a == (T)((UT)1 << (8 * sizeof(T) - 1)))) \
+                          ? (T)0 : (T)(a / b))                                              \
+    LOOPS(p##_max, T, a > b ? a : b)                                                        \
+    LOOPS(p##_min, T, a < b ? a : b)                                                        \
+    LOOPS(p##_and, T, (T)(a & b))                                                           \
+    LOOPS(p##_or, T, (T)(a | b))                                                            \
+    LOOPS(p##_xor, T, (T)(a ^ b))                                                           \
+    LOOPS(p##_shl, T, (UT)b >= 8 * sizeof(T) ? (T)0 : (T)((UT)a << (UT)b))                   \
+    LOOPS(p##_shr, T, (UT)b >= 8 * sizeof(T)                                                 \
+                          ? (T)((SIGNED && ((UT)a >> (8 * sizeof(T) - 1))) ? (UT)-1 : (UT)0) \
+                          : (T)(a >> (UT)b))                                                \
+    LOOPS(p##_prelu, T, a > 0 ? a : (T)((UT)a * (UT)b))                                     \
+    LOOPS(p##_relu, T, ((void)b, a > 0 ? a : (T)0))
+
+INT_LOOPS(s8, int8_t, uint8_t, 1)
+INT_LOOPS(u8, uint8_t, uint8_t, 0)
+INT_LOOPS(s16, int16_t, uint16_t, 1)
+INT_LOOPS(u16, uint16_t, uint16_t, 0)
+INT_LOOPS(s32, int32_t, uint32_t, 1)
+INT_LOOPS(u32, uint32_t, uint32_t, 0)
+INT_LOOPS(s64, int64_t, uint64_t, 1)
+INT_LOOPS(u64, uint64_t, uint64_t, 0)
+
+/* fp16 / bf16 through float, rounded once. */
+#define HALF_LOOPS(p, TOF, FROMF, DNAN)                                                   \
+    static inline uint16_t p##_pack(float r)                                              \
+    {                                                                                     \
+        return r != r ? (uint16_t)DNAN : FROMF(r);                                         \
+    }                                                                                     \
+    LOOPS(p##_add, uint16_t, p##_pack(TOF(a) + TOF(b)))                                   \
+    LOOPS(p##_sub, uint16_t, p##_pack(TOF(a) - TOF(b)))                                   \
+    LOOPS(p##_mul, uint16_t, p##_pack(TOF(a) * TOF(b)))                                   \
+    LOOPS(p##_div, uint16_t, p##_pack(TOF(a) / TOF(b)))                                   \
+    LOOPS(p##_max, uint16_t, p##_pack(f_max(TOF(a), TOF(b))))                             \
+    LOOPS(p##_min, uint16_t, p##_pack(f_min(TOF(a), TOF(b))))                             \
+    LOOPS(p##_prelu, uint16_t, TOF(a) > 0 ? a : p##_pack(TOF(a) * TOF(b)))                 \
+    LOOPS(p##_relu, uint16_t, ((void)b, TOF(a) > 0 ? a : (uint16_t)0))                    \
+    LOOPS(p##_sqrt, uint16_t, ((void)b, p##_pack(sqrtf(TOF(a)))))                         \
+    LOOPS(p##_recip, uint16_t, ((void)b, p##_pack(1.0f / TOF(a))))
+
+HALF_LOOPS(f16, linx_fp16_to_float, linx_float_to_fp16, DNAN16)
+HALF_LOOPS(bf16, linx_bf16_to_float, linx_float_to_bf16, DNANBF)
+
+/* ---------------------------------------------------------------------
+ * Selection
+ * --------------------------------------------------------------------- */
+
+typedef struct KernelSet {
+    RunFn vv[LINX_TEPL_TRECIP + 1];
+    RunFn vs[LINX_TEPL_TRECIP + 1];
+} KernelSet;
+
+#define SET_INT(p)                                                                          \
+    {                                                                                       \
+        .vv = { [LINX_TEPL_TADD] = p##_add_vv, [LINX_TEPL_TSUB] = p##_sub_vv,               \
+                [LINX_TEPL_TMUL] = p##_mul_vv, [LINX_TEPL_TDIV] = p##_div_vv,               \
+                [LINX_TEPL_TMAX] = p##_max_vv, [LINX_TEPL_TMIN] = p##_min_vv,               \
+                [LINX_TEPL_TAND] = p##_and_vv, [LINX_TEPL_TOR] = p##_or_vv,                 \
+                [LINX_TEPL_TXOR] = p##_xor_vv, [LINX_TEPL_TSHL] = p##_shl_vv,               \
+                [LINX_TEPL_TSHR] = p##_shr_vv, [LINX_TEPL_TPRELU] = p##_prelu_vv,           \
+                [LINX_TEPL_TRELU] = p##_relu_vv },                                         \
+        .vs = { [LINX_TEPL_TADD] = p##_add_vs, [LINX_TEPL_TSUB] = p##_sub_vs,               \
+                [LINX_TEPL_TMUL] = p##_mul_vs, [LINX_TEPL_TDIV] = p##_div_vs,               \
+                [LINX_TEPL_TMAX] = p##_max_vs, [LINX_TEPL_TMIN] = p##_min_vs,               \
+                [LINX_TEPL_TAND] = p##_and_vs, [LINX_TEPL_TOR] = p##_or_vs,                 \
+                [LINX_TEPL_TXOR] = p##_xor_vs, [LINX_TEPL_TSHL] = p##_shl_vs,               \
+                [LINX_TEPL_TSHR] = p##_shr_vs },                                           \
+    }
+#define SET_FLOAT(p)                                                                        \
+    {                                                                                       \
+        .vv = { [LINX_TEPL_TADD] = p##_add_vv, [LINX_TEPL_TSUB] = p##_sub_vv,               \
+                [LINX_TEPL_TMUL] = p##_mul_vv, [LINX_TEPL_TDIV] = p##_div_vv,               \
+                [LINX_TEPL_TMAX] = p##_max_vv, [LINX_TEPL_TMIN] = p##_min_vv,               \
+                [LINX_TEPL_TPRELU] = p##_prelu_vv, [LINX_TEPL_TRELU] = p##_relu_vv,         \
+                [LINX_TEPL_TSQRT] = p##_sqrt_vv, [LINX_TEPL_TRECIP] = p##_recip_vv },       \
+        .vs = { [LINX_TEPL_TADD] = p##_add_vs, [LINX_TEPL_TSUB] = p##_sub_vs,               \
+                [LINX_TEPL_TMUL] = p##_mul_vs, [LINX_TEPL_TDIV] = p##_div_vs,               \
+                [LINX_TEPL_TMAX] = p##_max_vs, [LINX_TEPL_TMIN] = p##_min_vs },             \
+    }
+
+static const KernelSet set_s8 = SET_INT(s8), set_u8 = SET_INT(u8);
+static const KernelSet set_s16 = SET_INT(s16), set_u16 = SET_INT(u16);
+static const KernelSet set_s32 = SET_INT(s32), set_u32 = SET_INT(u32);
+static const KernelSet set_s64 = SET_INT(s64), set_u64 = SET_INT(u64);
+static const KernelSet set_f32 = SET_FLOAT(f32), set_f64 = SET_FLOAT(f64);
+static const KernelSet set_f16 = SET_FLOAT(f16), set_bf16 = SET_FLOAT(bf16);
+
+static const KernelSet *kernel_set(unsigned dtype)
+{
+    switch (dtype) {
+    case LINX_DT_S8: return &set_s8;
+    case LINX_DT_U8: return &set_u8;
+    case LINX_DT_S16: return &set_s16;
+    case LINX_DT_U16: return &set_u16;
+    case LINX_DT_S32: return &set_s32;
+    case LINX_DT_U32: return &set_u32;
+    case LINX_DT_S64: return &set_s64;
+    case LINX_DT_U64: return &set_u64;
+    case LINX_DT_FP32: return &set_f32;
+    case LINX_DT_FP64: return &set_f64;
+    case LINX_DT_FP16: return &set_f16;
+    case LINX_DT_BF16: return &set_bf16;
+    default: return NULL;
+    }
+}
+
+static void fill(uint8_t *d, const uint8_t *a, const uint8_t *b, size_t n, uint64_t s,
+                 unsigned esize)
+{
+    (void)a;
+    (void)b;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(d + i * esize, &s, esize);
+    }
+}
+
+/* Call @fn (or fill) on every contiguous run of the valid region. */
+static void for_runs(const LinxTeplGeom *g, RunFn fn)
+{
+    size_t es = g->esize;
+    uint32_t c0 = 32 / g->esize;
+    const uint8_t *a = g->src[0], *b = g->src[1];
+
+#define RUN(off, len)                                                                    \
+    do {                                                                                 \
+        size_t o_ = (size_t)(off) * es;                                                  \
+        if (fn) {                                                                        \
+            fn(g->dst + o_, a ? a + o_ : NULL, b ? b + o_ : NULL, (len), g->scalar);     \
+        } else {                                                                         \
+            fill(g->dst + o_, NULL, NULL, (len), g->scalar, g->esize);                   \
+        }                                                                                \
+    } while (0)
+
+    switch (g->layout) {
+    case LINX_TL_DN:
+        for (uint32_t j = 0; j < g->vcols; j++) {
+            RUN((size_t)j * g->rows, g->vrows);
+        }
+        break;
+    case LINX_TL_NZ:
+        for (uint32_t cb = 0; cb * c0 < g->vcols; cb++) {
+            uint32_t len = g->vcols - cb * c0 < c0 ? g->vcols - cb * c0 : c0;
+            for (uint32_t i = 0; i < g->vrows; i++) {
+                RUN((size_t)cb * g->rows * c0 + (size_t)i * c0, len);
+            }
+        }
+        break;
+    case LINX_TL_ZN:
+        for (uint32_t rb = 0; rb * c0 < g->vrows; rb++) {
+            uint32_t len = g->vrows - rb * c0 < c0 ? g->vrows - rb * c0 : c0;
+            for (uint32_t j = 0; j < g->vcols; j++) {
+                RUN((size_t)rb * g->cols * c0 + (size_t)j * c0, len);
+            }
+        }
+        break;
+    default:
+        if (g->vcols == g->cols) {
+            RUN(0, (size_t)g->vrows * g->cols);
+        } else {
+            for (uint32_t i = 0; i < g->vrows; i++) {
+                RUN((size_t)i * g->cols, g->vcols);
+            }
+        }
+        break;
+    }
+#undef RUN
+}
+
+bool linx_tepl_run_fast(const LinxTeplGeom *g)
+{
+    const KernelSet *ks = kernel_set(g->dtype);
+    const LinxTeplOpInfo *oi = g->oi;
+    RunFn fn;
+
+    if (oi->cls == LINX_TEPLC_FILL) {
+        for_runs(g, NULL);
+        return true;
+    }
+    if (!ks || (oi->cls != LINX_TEPLC_BINARY && oi->cls != LINX_TEPLC_UNARY) ||
+        oi->base > LINX_TEPL_TRECIP) {
+        return false;
+    }
+    fn = oi->scalar ? ks->vs[oi->base] : ks->vv[oi->base];
+    if (!fn) {
+        return false;
+    }
+    for_runs(g, fn);
+    return true;
+}
