@@ -37,11 +37,15 @@
 #include "target/linx/cpu.h"
 
 /* ---- Address-space layout ---- */
+/* The image, brk, mmap area and stack lie below 2^40 (GUEST_MEM_WINDOW_MAX),
+ * inside the address space's direct window, where the JIT reaches guest
+ * RAM with one constant offset (docs/engine.md); fixed mappings may use
+ * the rest of the 47-bit space. */
 #define LINUX_TASK_SIZE (UINT64_C(1) << 47)
-#define LINUX_STACK_TOP UINT64_C(0x7ffffffff000)
+#define LINUX_STACK_TOP UINT64_C(0xfffffff000)
 #define LINUX_STACK_SIZE (UINT64_C(8) << 20)
-#define LINUX_MMAP_BASE UINT64_C(0x7f0000000000)
-#define LINUX_PIE_BASE UINT64_C(0x555555554000)
+#define LINUX_MMAP_BASE UINT64_C(0x7f00000000)
+#define LINUX_PIE_BASE UINT64_C(0x5555554000)
 /* Lowest address an image or a fixed mapping may use (Linux's
  * vm.mmap_min_addr): page zero stays unmapped so NULL faults. */
 #define LINUX_MIN_ADDR UINT64_C(0x1000)

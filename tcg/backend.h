@@ -19,8 +19,9 @@
  * (unless IR_CALL_NO_RWG allows less; after calls without IR_CALL_NO_RWG /
  * IR_CALL_NO_WG they are reloaded), branches, labels and every TB exit.
  * Guest memory ops use the inline TLB fast path described in
- * tcg/softmmu.h and call ld_slow/st_slow (linx_ld_slow/linx_st_slow)
- * otherwise.  Host ld/st on env fields that are globals must use the env
+ * tcg/softmmu.h (with the direct window's base instead of the per-page
+ * addend when guest_direct is set) and call ld_slow/st_slow
+ * (linx_ld_slow/linx_st_slow) otherwise.  Host ld/st on env fields that are globals must use the env
  * temp as base with a constant offset (docs/backend.md).
  *
  * Code memory is W^X (tcg/code-buffer.h): code is written through the RW
@@ -54,6 +55,12 @@ typedef struct BackendState {
     uint32_t host_features;      /* X86_FEAT_* the generated code may use (cpuid) */
     LinxLdSlowFn ld_slow;        /* called by qemu_ld slow paths (linx_ld_slow) */
     LinxStSlowFn st_slow;        /* called by qemu_st slow paths (linx_st_slow) */
+    /* Direct addressing (tcg/softmmu.h): when set, a TLB hit accesses
+     * guest_base + address instead of adding the entry's addend.  The
+     * exec layer sets it from the address space's direct window (and
+     * flushes the TBs when it changes); off after backend_init(). */
+    bool guest_direct;
+    uintptr_t guest_base;
 } BackendState;
 
 /* Emit the prologue/epilogue at the start of @cb (reserved across flushes). */

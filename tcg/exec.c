@@ -165,6 +165,16 @@ static void watch_memory(LinxExecContext *ec, GuestMemory *mem)
         abort();
     }
     ec->mem = mem;
+    if (ec->accel == LINX_ACCEL_JIT) {
+        /* Generated code adds the direct window's base (tcg/softmmu.h);
+         * code made for another address space's window must go. */
+        uintptr_t base = (uintptr_t)guest_mem_direct_base(mem, NULL);
+        if ((base != 0) != ec->bs.guest_direct || base != ec->bs.guest_base) {
+            tb_flush_now(ec);
+            ec->bs.guest_direct = base != 0;
+            ec->bs.guest_base = base;
+        }
+    }
 }
 
 void linx_exec_attach_cpu(LinxExecContext *ec, CPULinxState *env)

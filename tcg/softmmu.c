@@ -83,9 +83,10 @@ static LinxTLBEntry *tlb_fill(CPULinxState *env, uint64_t addr, bool is_write, u
 {
     LinxTLBEntry *e = linx_tlb_entry(env, addr);
     uint64_t page = addr & GUEST_PAGE_MASK;
-    uint8_t *host = NULL;
+    uint8_t *host = NULL, *win;
     int prot = 0;
     bool is_code = false, mmio = false;
+    uint64_t far;
 
     if (!env->mem) {
         raise_data_fault(env, GM_FAULT_UNMAPPED, addr, is_write, pc);
@@ -100,8 +101,10 @@ static LinxTLBEntry *tlb_fill(CPULinxState *env, uint64_t addr, bool is_write, u
         e->addend = 0;
         return e;
     }
-    e->addr_read = page | ((prot & GM_PROT_READ) ? 0 : TLB_INVALID);
-    e->addr_write = page | ((prot & GM_PROT_WRITE) ? (is_code ? TLB_CODE : 0) : TLB_INVALID);
+    win = guest_mem_direct_base(env->mem, NULL);
+    far = win && host != win + page ? TLB_NOT_DIRECT : 0;
+    e->addr_read = page | ((prot & GM_PROT_READ) ? far : TLB_INVALID);
+    e->addr_write = page | ((prot & GM_PROT_WRITE) ? (is_code ? TLB_CODE : far) : TLB_INVALID);
     e->addr_code = page | ((prot & GM_PROT_EXEC) ? 0 : TLB_INVALID);
     e->addend = (uintptr_t)host - (uintptr_t)page;
     return e;

@@ -14,6 +14,12 @@
  *     else
  *         value = linx_ld_slow(env, addr, memop, pc); // miss, MMIO, fault
  *
+ * With a direct window (hw/core/guest-memory.h) the JIT adds the window
+ * base instead of e->addend (one constant for every page in the window:
+ * no load that depends on the address); pages outside the window carry
+ * TLB_NOT_DIRECT in their tags, so the JIT misses on them and the slow
+ * path uses the addend.
+ *
  * (IR_MO_ALIGN is always set by the LinxISA front end for scalar accesses,
  * so the size mask folds the alignment check into the tag compare; the
  * slow path raises DATA_ALIGN_FAULT.  Without IR_MO_ALIGN the fast path
@@ -51,6 +57,11 @@ enum {
     TLB_INVALID = 1 << 3, /* no translation cached, or access not permitted */
     TLB_MMIO = 1 << 4,    /* device region: always slow path */
     TLB_CODE = 1 << 5,    /* page holds translated code (addr_write only) */
+    /* RAM outside the address space's direct window (addr_read and
+     * addr_write, only when the space has a window): the JIT's fast path
+     * adds the window base instead of the entry's addend, so it must
+     * miss; C callers and the slow path use the addend and ignore it. */
+    TLB_NOT_DIRECT = 1 << 6,
 };
 
 #define LINX_TLB_EMPTY UINT64_MAX
@@ -124,7 +135,7 @@ static inline uint64_t linx_ld(CPULinxState *env, uint64_t addr, unsigned memop,
 {
     const LinxTLBEntry *e = linx_tlb_entry(env, addr);
 
-    if (linx_tlb_cmp(addr, memop) == e->addr_read) {
+    if (linx_tlb_cmp(addr, memop) == (e->addr_read & ~(uint64_t)TLB_NOT_DIRECT)) {
         const void *host = (const void *)(uintptr_t)(addr + e->addend);
         uint64_t raw = 0;
         /* Little-endian host assumed (x86-64); memcpy keeps it UB-free. */
@@ -139,7 +150,7 @@ static inline void linx_st(CPULinxState *env, uint64_t addr, uint64_t value, uns
 {
     const LinxTLBEntry *e = linx_tlb_entry(env, addr);
 
-    if (linx_tlb_cmp(addr, memop) == e->addr_write) {
+    if (linx_tlb_cmp(addr, memop) == (e->addr_write & ~(uint64_t)TLB_NOT_DIRECT)) {
         void *host = (void *)(uintptr_t)(addr + e->addend);
         memcpy(host, &value, (size_t)1 << (memop & IR_MO_SIZE));
         return;

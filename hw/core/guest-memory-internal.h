@@ -1,13 +1,15 @@
 /*
  * Private layout of a GuestMemory, shared by hw/core/guest-memory.c (the
- * region map: map, unmap, protect, move, listeners, code pages) and
+ * region map: map, unmap, protect, move, listeners, code pages),
  * hw/core/guest-access.c (checked copies, MMIO, TLB-fill lookups,
- * windows).  Nothing outside hw/core includes this.
+ * windows) and hw/core/guest-memory-host.c (where RAM lives on the host:
+ * the direct window, blocks).  Nothing outside hw/core includes this.
  *
  * Invariants: regions[] is sorted, regions do not overlap, start < end <=
  * limit, both page aligned; a RAM region's host bytes are host .. host +
  * (end - start), inside its block; ends[] mirrors regions[].end whenever
- * ends_dirty is false.
+ * ends_dirty is false.  A block is in_window exactly when its regions
+ * are direct: region.host == win + region.start.
  */
 #ifndef LINX_HW_GUEST_MEMORY_INTERNAL_H
 #define LINX_HW_GUEST_MEMORY_INTERNAL_H
@@ -24,7 +26,8 @@ typedef enum RegionKind {
 typedef struct RamBlock {
     uint8_t *host;
     uint64_t size;
-    unsigned refs; /* regions pointing into the block */
+    unsigned refs;  /* regions pointing into the block */
+    bool in_window; /* placed at win + guest address (never munmapped alone) */
 } RamBlock;
 
 typedef struct GuestRegion {
@@ -42,6 +45,10 @@ typedef struct GuestRegion {
 struct GuestMemory {
     uint64_t limit;
     uint64_t host_page_size;
+    /* The direct window (guest-memory-host.c): host [win, win + win_size)
+     * mirrors guest [0, win_size); NULL when none could be reserved. */
+    uint8_t *win;
+    uint64_t win_size;
     GuestRegion *regions;
     size_t nregions, cap;
     /* Region ends in a dense array, for a cache-friendly binary search;
@@ -63,6 +70,31 @@ GuestRegion *gm_find_region(const GuestMemory *gm, uint64_t addr);
 /* Tell the listeners that code pages in [addr, addr + len) are about to
  * be written (and drop their marks). */
 void gm_code_range_event(GuestMemory *gm, uint64_t addr, uint64_t len);
+/* guest-memory-host.c: host memory behind RAM regions. */
+/* Reserve the direct window (at most @max bytes; 0: none). */
+void gm_host_init(GuestMemory *gm, uint64_t max);
+/* Unmap the window (after the blocks are gone). */
+void gm_host_fini(GuestMemory *gm);
+/* A new zero-filled block for guest [addr, addr + len): inside the window
+ * when the range is (MAP_FIXED over whatever is there), else anywhere.
+ * NULL when the host refuses. */
+RamBlock *gm_block_new(GuestMemory *gm, uint64_t addr, uint64_t len);
+void gm_block_unref(GuestMemory *gm, RamBlock *b);
+/* The RAM region @r leaves the map: give its host pages back (zero them:
+ * a later mapping of the same window range must read zeros). */
+void gm_release_piece(GuestMemory *gm, const GuestRegion *r);
+/* Move RAM region @r's bytes to where guest address @new_start lives on
+ * the host and point @r at them (a new block); @r keeps its old guest
+ * addresses (the caller updates them).  Only needed when the source or
+ * the destination is in the window; elsewhere regions are re-pointed
+ * without touching the host. */
+void gm_region_move(GuestMemory *gm, GuestRegion *r, uint64_t new_start);
+/* Is guest [addr, addr + len) inside the window? */
+static inline bool gm_in_window(const GuestMemory *gm, uint64_t addr, uint64_t len)
+{
+    return gm->win && addr < gm->win_size && len <= gm->win_size - addr;
+}
+
 /* Hash-set key of the page holding @addr. */
 static inline gpointer gm_page_key(uint64_t addr)
 {

@@ -8,11 +8,14 @@
  * part of a region splits it, and neighbours that become identical merge
  * again, so "per-page permissions" cost one region per run of equal pages.
  *
- * RAM is backed by RamBlocks: one anonymous host mapping per guest map
- * call, shared (reference-counted) by the regions split from it.  Pieces
- * that are unmapped give their host pages back with MADV_DONTNEED; a block
- * is unmapped from the host when its last region goes.  guest_mem_move
- * re-points regions at a new guest address (mremap without copying).
+ * RAM is backed by RamBlocks: one host mapping per guest map call, shared
+ * (reference-counted) by the regions split from it.  Inside the direct
+ * window (guest-memory-host.c) a block sits at window + guest address;
+ * elsewhere it is an anonymous mapping anywhere.  Pieces that are
+ * unmapped give their host pages back; a block outside the window is
+ * unmapped from the host when its last region goes.  guest_mem_move
+ * re-points regions at a new guest address without copying (mremap of the
+ * host pages when the window is involved).
  *
  * Code pages (for self-modifying code) are a hash set of page numbers.
  *
@@ -27,7 +30,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 static uint64_t page_align_up(uint64_t v)
@@ -56,7 +58,7 @@ const char *guest_fault_name(GuestFault f)
 /* Creation                                                            */
 /* ------------------------------------------------------------------ */
 
-GuestMemory *guest_mem_new(uint64_t limit)
+GuestMemory *guest_mem_new_window(uint64_t limit, uint64_t window_max)
 {
     GuestMemory *gm = g_new0(GuestMemory, 1);
     long hps = sysconf(_SC_PAGESIZE);
@@ -67,15 +69,21 @@ GuestMemory *guest_mem_new(uint64_t limit)
     gm->limit = limit & GUEST_PAGE_MASK;
     gm->host_page_size = hps > 0 ? (uint64_t)hps : GUEST_PAGE_SIZE;
     gm->code_pages = g_hash_table_new(g_direct_hash, g_direct_equal);
+    gm_host_init(gm, window_max);
     return gm;
 }
 
-static void block_unref(GuestMemory *gm, RamBlock *b)
+GuestMemory *guest_mem_new(uint64_t limit)
 {
-    if (--b->refs == 0) {
-        munmap(b->host, b->size);
-        g_free(b);
+    return guest_mem_new_window(limit, GUEST_MEM_WINDOW_MAX);
+}
+
+uint8_t *guest_mem_direct_base(const GuestMemory *gm, uint64_t *size)
+{
+    if (size) {
+        *size = gm->win_size;
     }
+    return gm->win;
 }
 
 void guest_mem_free(GuestMemory *gm)
@@ -85,9 +93,10 @@ void guest_mem_free(GuestMemory *gm)
     }
     for (size_t i = 0; i < gm->nregions; i++) {
         if (gm->regions[i].kind == REGION_RAM) {
-            block_unref(gm, gm->regions[i].block);
+            gm_block_unref(gm, gm->regions[i].block);
         }
     }
+    gm_host_fini(gm);
     g_free(gm->regions);
     g_free(gm->ends);
     g_hash_table_destroy(gm->code_pages);
@@ -239,20 +248,6 @@ static void merge_range(GuestMemory *gm, size_t from, size_t to)
         } else {
             i++;
         }
-    }
-}
-
-/* Give the host pages of a RAM piece back (the block stays mapped). */
-static void release_host_range(GuestMemory *gm, const GuestRegion *r)
-{
-    uint64_t hps = gm->host_page_size;
-    uintptr_t lo = (uintptr_t)r->host;
-    uintptr_t hi = lo + (r->end - r->start);
-
-    lo = (lo + hps - 1) & ~(uintptr_t)(hps - 1);
-    hi &= ~(uintptr_t)(hps - 1);
-    if (hi > lo) {
-        madvise((void *)lo, hi - lo, MADV_DONTNEED);
     }
 }
 
@@ -415,8 +410,10 @@ static bool range_overlaps(const GuestMemory *gm, uint64_t addr, uint64_t end)
     return i < gm->nregions && gm->regions[i].start < end;
 }
 
-/* Remove every piece of [addr, end) (code events first). */
-static void remove_range(GuestMemory *gm, uint64_t addr, uint64_t end)
+/* Remove every piece of [addr, end) (code events first).  @replaced: a
+ * new block in the window already took the window's host pages of the
+ * range (MAP_FIXED), so its direct pieces keep no pages to give back. */
+static void remove_range(GuestMemory *gm, uint64_t addr, uint64_t end, bool replaced)
 {
     size_t first, n = 0;
 
@@ -427,20 +424,33 @@ static void remove_range(GuestMemory *gm, uint64_t addr, uint64_t end)
     while (first + n < gm->nregions && gm->regions[first + n].start < end) {
         GuestRegion *r = &gm->regions[first + n];
         if (r->kind == REGION_RAM) {
-            if (r->block->refs > 1) {
-                release_host_range(gm, r);
+            if (!(replaced && r->block->in_window)) {
+                gm_release_piece(gm, r);
             }
-            block_unref(gm, r->block);
+            gm_block_unref(gm, r->block);
         }
         n++;
     }
     delete_regions(gm, first, n);
 }
 
-bool guest_mem_map(GuestMemory *gm, uint64_t addr, uint64_t len, int prot, bool replace)
+static void insert_ram(GuestMemory *gm, uint64_t start, uint64_t end, int prot, RamBlock *b)
 {
     GuestRegion r = { 0 };
-    void *host;
+
+    r.start = start;
+    r.end = end;
+    r.kind = REGION_RAM;
+    r.prot = prot;
+    r.block = b;
+    r.host = b->host;
+    insert_region(gm, gm_upper_region(gm, start), &r);
+}
+
+bool guest_mem_map(GuestMemory *gm, uint64_t addr, uint64_t len, int prot, bool replace)
+{
+    uint64_t end, mid;
+    RamBlock *lo, *hi = NULL;
 
     if (!range_valid(gm, addr, &len) || (prot & ~GM_PROT_ALL)) {
         return false;
@@ -448,29 +458,28 @@ bool guest_mem_map(GuestMemory *gm, uint64_t addr, uint64_t len, int prot, bool 
     if (!replace && range_overlaps(gm, addr, addr + len)) {
         return false;
     }
-#if SIZE_MAX < UINT64_MAX
-    if (len > SIZE_MAX) {
+    /* A range across the window's end becomes two regions, so the part
+     * inside is direct.  The block outside first: it has no side effect
+     * to undo when the window part then fails. */
+    end = addr + len;
+    mid = gm->win && addr < gm->win_size && end > gm->win_size ? gm->win_size : end;
+    if (mid < end && !(hi = gm_block_new(gm, mid, end - mid))) {
         return false;
     }
-#endif
-    host = mmap(NULL, (size_t)len, PROT_READ | PROT_WRITE,
-                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (host == MAP_FAILED) {
+    lo = gm_block_new(gm, addr, mid - addr);
+    if (!lo) {
+        if (hi) {
+            gm_block_unref(gm, hi);
+        }
         return false;
     }
     if (replace) {
-        remove_range(gm, addr, addr + len);
+        remove_range(gm, addr, end, lo->in_window);
     }
-    r.start = addr;
-    r.end = addr + len;
-    r.kind = REGION_RAM;
-    r.prot = prot;
-    r.block = g_new0(RamBlock, 1);
-    r.block->host = host;
-    r.block->size = len;
-    r.block->refs = 1;
-    r.host = host;
-    insert_region(gm, gm_upper_region(gm, addr), &r);
+    insert_ram(gm, addr, mid, prot, lo);
+    if (hi) {
+        insert_ram(gm, mid, end, prot, hi);
+    }
     notify_change(gm, addr, len);
     return true;
 }
@@ -501,7 +510,7 @@ bool guest_mem_unmap(GuestMemory *gm, uint64_t addr, uint64_t len)
         return false;
     }
     if (range_overlaps(gm, addr, addr + len)) {
-        remove_range(gm, addr, addr + len);
+        remove_range(gm, addr, addr + len, false);
         notify_change(gm, addr, len);
     }
     return true;
@@ -576,6 +585,10 @@ bool guest_mem_move(GuestMemory *gm, uint64_t old_addr, uint64_t len, uint64_t n
     gm_code_range_event(gm, old_addr, len);
     split_at(gm, old_addr);
     split_at(gm, old_addr + len);
+    if (gm->win && new_addr < gm->win_size && new_addr + len > gm->win_size) {
+        /* The pieces landing inside the window become direct regions. */
+        split_at(gm, old_addr + (gm->win_size - new_addr));
+    }
     first = gm_upper_region(gm, old_addr);
     while (first + n < gm->nregions && gm->regions[first + n].start < old_addr + len) {
         n++;
@@ -585,9 +598,15 @@ bool guest_mem_move(GuestMemory *gm, uint64_t old_addr, uint64_t len, uint64_t n
     delta = new_addr - old_addr; /* modulo 2^64 */
     at = gm_upper_region(gm, new_addr);
     for (size_t k = 0; k < n; k++) {
-        moved[k].start += delta;
-        moved[k].end += delta;
-        insert_region(gm, at + k, &moved[k]);
+        GuestRegion *r = &moved[k];
+        if (r->kind == REGION_RAM &&
+            (r->block->in_window || gm_in_window(gm, r->start + delta, r->end - r->start))) {
+            /* The window's host pages follow their guest addresses. */
+            gm_region_move(gm, r, r->start + delta);
+        }
+        r->start += delta;
+        r->end += delta;
+        insert_region(gm, at + k, r);
     }
     g_free(moved);
     merge_range(gm, at, at + n);

@@ -52,6 +52,8 @@
 #define GUEST_MEM_LIMIT_MAX (UINT64_C(0) - GUEST_PAGE_SIZE)
 /* A 48-bit space, like a user-mode Linux process on a 4-level MMU. */
 #define GUEST_MEM_LIMIT_DEFAULT (UINT64_C(1) << 48)
+/* Largest direct window guest_mem_new() reserves: guest [0, 1 TiB). */
+#define GUEST_MEM_WINDOW_MAX (UINT64_C(1) << 40)
 
 enum {
     GM_PROT_NONE = 0,
@@ -96,8 +98,21 @@ typedef struct GuestMemListener {
 typedef struct GuestMemory GuestMemory;
 
 /* An address space accepting guest addresses below @limit (rounded down
- * to a page, at most GUEST_MEM_LIMIT_MAX; 0 means GUEST_MEM_LIMIT_MAX). */
+ * to a page, at most GUEST_MEM_LIMIT_MAX; 0 means GUEST_MEM_LIMIT_MAX),
+ * with a direct window of up to GUEST_MEM_WINDOW_MAX bytes. */
 GuestMemory *guest_mem_new(uint64_t limit);
+/* The same with a direct window of at most @window_max bytes (0: none;
+ * tests use small or no windows).
+ *
+ * The direct window: a host reservation standing for guest addresses
+ * [0, size); RAM mapped inside that range lives at base + guest address,
+ * so translated code forms host addresses with one constant offset (the
+ * TLB still checks every access).  RAM elsewhere lives anywhere.  The
+ * window is smaller than asked when the host refuses the reservation
+ * (valgrind: 16 GiB), absent without 4 KiB host pages. */
+GuestMemory *guest_mem_new_window(uint64_t limit, uint64_t window_max);
+/* The window's host base (NULL when there is none) and its size. */
+uint8_t *guest_mem_direct_base(const GuestMemory *gm, uint64_t *size);
 void guest_mem_free(GuestMemory *gm);
 uint64_t guest_mem_limit(const GuestMemory *gm);
 
@@ -118,7 +133,8 @@ bool guest_mem_unmap(GuestMemory *gm, uint64_t addr, uint64_t len);
  * unmapped or MMIO, or on bad arguments. */
 bool guest_mem_protect(GuestMemory *gm, uint64_t addr, uint64_t len, int prot);
 /* Move the RAM mapped at [old_addr, old_addr + len) to @new_addr with its
- * contents and permissions, without copying (mremap MREMAP_MAYMOVE).
+ * contents and permissions, without copying (host pages move with mremap
+ * when the direct window is involved, else regions are re-pointed).
  * The old range must be fully mapped RAM and the new range free (ranges
  * may not overlap).  Grow/shrink in place is map/unmap of the tail. */
 bool guest_mem_move(GuestMemory *gm, uint64_t old_addr, uint64_t len, uint64_t new_addr);

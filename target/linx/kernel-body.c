@@ -161,7 +161,12 @@ static void scan_body(CPULinxState *env, uint64_t start, KBody *b)
                 bi->kind = KI_JR;
                 has_jr = true;
             }
-            kop_operand_facts(&insn, &vmvn, &ri);
+            if (bi->kind == KI_OP || bi->kind == KI_BARRIER) {
+                kop_operand_facts(&insn, &vmvn, &ri); /* RegId10 operands */
+            } else {
+                vmvn = false;
+                ri = -1;
+            }
             if (vmvn && !b->uses_vmvn) {
                 b->uses_vmvn = true;
                 b->vmvn_pc = pc;

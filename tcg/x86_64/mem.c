@@ -13,8 +13,9 @@
  *       (unaligned allowed: lea T1, [A + size - 1]; and T1, PAGE_MASK)
  *     cmp   T1, [rbp + T0 + tlb + addr_read/addr_write]
  *     jne   slow_N                ; out of line, at the end of the TB
- *     mov   T0, [rbp + T0 + tlb + addend]
+ *     mov   T0, [rbp + T0 + tlb + addend]   ; not in direct mode
  *     mov   D, [A + T0]           ; or the store; sized, extended
+ *                                 ; direct mode: [A + r15] (window base)
  *   done_N:
  *
  * Slow path N (emitted after the TB's last op): write back the globals
@@ -188,9 +189,19 @@ static uint32_t gen_tlb_check(X86Gen *g, int ra, int t0, int t1, unsigned memop,
     /* cmp T1, [rbp + T0 + disp32]: SIB with base rbp needs mod != 00. */
     x86_modrm_mem(e, OPC_ALU_GvEv(X86_ALU_CMP) | X86_P_W, t1, X86_ENV_REG, t0, 0, cmp_disp);
     uint32_t field = (uint32_t)x86_jcc_rel32(e, X86_CC_NE);
-    x86_modrm_mem(e, OPC_MOV_GvEv | X86_P_W, t0, X86_ENV_REG, t0, 0,
-                  (int32_t)(offsetof(CPULinxState, tlb) + offsetof(LinxTLBEntry, addend)));
+    if (!g->bs->guest_direct) {
+        x86_modrm_mem(e, OPC_MOV_GvEv | X86_P_W, t0, X86_ENV_REG, t0, 0,
+                      (int32_t)(offsetof(CPULinxState, tlb) + offsetof(LinxTLBEntry, addend)));
+    }
     return field;
+}
+
+/* Index register of a guest access after gen_tlb_check: every page that
+ * hits lives at guest_base + address in direct mode (no load that depends
+ * on the address), else at addend (now in T0) + address. */
+static int host_index(const X86Gen *g, int t0)
+{
+    return g->bs->guest_direct ? X86_GUEST_BASE_REG : t0;
 }
 
 static void gen_qemu_ld(X86Gen *g, const IRInsn *insn)
@@ -206,8 +217,8 @@ static void gen_qemu_ld(X86Gen *g, const IRInsn *insn)
     int rd = ra_out_reg(g, insn, 0, ra, X86_REG_BIT(t0) | X86_REG_BIT(t1));
 
     uint32_t field = gen_tlb_check(g, ra, t0, t1, memop, false);
-    x86_modrm_mem(&g->e, load_opc(memop & IR_MO_SIZE, (memop & IR_MO_SIGN) != 0), rd, ra, t0,
-                  0, 0);
+    x86_modrm_mem(&g->e, load_opc(memop & IR_MO_SIZE, (memop & IR_MO_SIGN) != 0), rd, ra,
+                  host_index(g, t0), 0, 0);
     ra_set_output_reg(g, d, rd);
 
     X86SlowPath *s = new_slow_path(g);
@@ -245,7 +256,7 @@ static void gen_qemu_st(X86Gen *g, const IRInsn *insn)
         int opc = s_bits == 0 ? OPC_MOV_EbIb
                 : s_bits == 1 ? (OPC_MOV_EvIz | X86_P_66)
                 : s_bits == 2 ? OPC_MOV_EvIz : (OPC_MOV_EvIz | X86_P_W);
-        x86_modrm_mem(&g->e, opc, 0, ra, t0, 0, 0);
+        x86_modrm_mem(&g->e, opc, 0, ra, host_index(g, t0), 0, 0);
         if (s_bits == 0) {
             x86_byte(&g->e, (uint8_t)cv);
         } else if (s_bits == 1) {
@@ -255,7 +266,7 @@ static void gen_qemu_st(X86Gen *g, const IRInsn *insn)
             x86_u32(&g->e, (uint32_t)cv);
         }
     } else {
-        x86_modrm_mem(&g->e, store_opc(s_bits), rv, ra, t0, 0, 0);
+        x86_modrm_mem(&g->e, store_opc(s_bits), rv, ra, host_index(g, t0), 0, 0);
     }
 
     X86SlowPath *s = new_slow_path(g);

@@ -67,6 +67,8 @@ bool backend_init(BackendState *bs, CodeBuffer *cb)
     bs->host_features = detect_features();
     bs->ld_slow = linx_ld_slow;
     bs->st_slow = linx_st_slow;
+    bs->guest_direct = false;
+    bs->guest_base = 0;
     bs->fallbacks = 0;
 
     bs->entry = (LinxJitEntry)(uintptr_t)x86_rx_here(&e);
@@ -75,6 +77,10 @@ bool backend_init(BackendState *bs, CodeBuffer *cb)
     }
     x86_alu_ri(&e, X86_ALU_SUB, X86_RSP, X86_FRAME_SIZE);
     x86_mov_rr(&e, X86_ENV_REG, x86_arg_regs[0]);
+    /* The direct-window base as the exec layer set it last (read at each
+     * entry: bs outlives the code buffer's users). */
+    x86_movi(&e, X86_RAX, (uint64_t)(uintptr_t)&bs->guest_base);
+    x86_ld(&e, OPC_MOV_GvEv | X86_P_W, X86_GUEST_BASE_REG, X86_RAX, 0);
     x86_jmp_reg(&e, x86_arg_regs[1]);
 
     x86_align(&e, PROLOGUE_ALIGN, 0);

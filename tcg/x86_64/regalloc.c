@@ -27,13 +27,13 @@
  * fixed role, then those that shifts (rcx), multiplies (rax, rdx) and
  * calls (argument registers) want. */
 static const uint8_t alloc_order[] = {
-    X86_RBX, X86_R12, X86_R13, X86_R14, X86_R15, X86_R10, X86_R11,
-    X86_R9,  X86_R8,  X86_RDI, X86_RSI, X86_RDX, X86_RCX, X86_RAX,
+    X86_RBX, X86_R12, X86_R13, X86_R14, X86_R10, X86_R11, X86_R9,
+    X86_R8,  X86_RDI, X86_RSI, X86_RDX, X86_RCX, X86_RAX,
 };
 
 #define CALLEE_SAVED_ALLOC                                                              \
     (X86_REG_BIT(X86_RBX) | X86_REG_BIT(X86_R12) | X86_REG_BIT(X86_R13) |              \
-     X86_REG_BIT(X86_R14) | X86_REG_BIT(X86_R15))
+     X86_REG_BIT(X86_R14))
 
 static _Noreturn void ra_fatal(X86Gen *g, const char *why, IRTemp t)
 {
@@ -55,6 +55,7 @@ void ra_init_tb(X86Gen *g)
     }
     g->reg_owner[X86_RSP] = X86_OWNER_FIXED;
     g->reg_owner[X86_ENV_REG] = X86_OWNER_FIXED;
+    g->reg_owner[X86_GUEST_BASE_REG] = X86_OWNER_FIXED;
     g->locked = 0;
     g->nactive = 0;
     for (unsigned i = 0; i < g->ntemps; i++) {

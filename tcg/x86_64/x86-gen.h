@@ -14,8 +14,9 @@
  *
  * Register assignment (docs/backend.md):
  *   rbp        env (callee-saved, fixed for the whole run)
+ *   r15        the guest memory's direct-window base (fixed for the run)
  *   rsp        stack pointer; 16-byte aligned at every instruction of a TB
- *   the other 14 registers are allocated to temps.
+ *   the other 13 registers are allocated to temps.
  *
  * Frame (built by the prologue, addressed from rsp):
  *   [rsp + 0, 16)                     outgoing stack arguments 7 and 8
@@ -44,6 +45,10 @@ enum {
 };
 
 #define X86_ENV_REG X86_RBP
+/* The direct window's base (BackendState.guest_base) for the whole run:
+ * the prologue loads it, guest accesses address [A + r15] on a TLB hit.
+ * Never allocated (also when the backend is not in direct mode). */
+#define X86_GUEST_BASE_REG X86_R15
 
 /* Frame layout (see above).  The prologue pushes six registers after the
  * return address, so FRAME_SIZE = 8 (mod 16) keeps rsp 16-byte aligned. */
@@ -64,7 +69,9 @@ extern const uint8_t x86_arg_regs[X86_NB_ARG_REGS];
     (X86_REG_BIT(X86_RAX) | X86_REG_BIT(X86_RCX) | X86_REG_BIT(X86_RDX) |               \
      X86_REG_BIT(X86_RSI) | X86_REG_BIT(X86_RDI) | X86_REG_BIT(X86_R8) |                \
      X86_REG_BIT(X86_R9) | X86_REG_BIT(X86_R10) | X86_REG_BIT(X86_R11))
-#define X86_ALLOCATABLE ((uint16_t)(0xffffu & ~X86_REG_BIT(X86_RSP) & ~X86_REG_BIT(X86_ENV_REG)))
+#define X86_ALLOCATABLE                                                                  \
+    ((uint16_t)(0xffffu & ~X86_REG_BIT(X86_RSP) & ~X86_REG_BIT(X86_ENV_REG) &            \
+                ~X86_REG_BIT(X86_GUEST_BASE_REG)))
 /* Any register an input may be read from (env stays in rbp). */
 #define X86_ANY_REG ((uint16_t)(X86_ALLOCATABLE | X86_REG_BIT(X86_ENV_REG)))
 

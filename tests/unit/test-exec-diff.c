@@ -202,11 +202,14 @@ typedef enum Mode {
     MODE_INTERP_ONE_INSN,
     MODE_JIT_ONE_INSN,
     MODE_JIT_TINY,      /* one insn per TB in a 4 KiB code buffer: it fills up */
+    MODE_JIT_NO_WINDOW, /* no direct window: the TLB's addend */
+    MODE_JIT_FAR_DATA,  /* the window ends below DATA: its pages are TLB_NOT_DIRECT */
     NB_MODES,
 } Mode;
 
 static const char *const mode_names[NB_MODES] = {
     "interp", "jit", "jit-nochain", "interp-one-insn", "jit-one-insn", "jit-tiny",
+    "jit-no-window", "jit-far-data",
 };
 
 /* Code-buffer flushes seen (the tiny-buffer mode must cause some). */
@@ -216,13 +219,15 @@ static void run_program(const Prog *p, Mode mode, Outcome *o)
 {
     LinxExecOptions opts;
     LinxExecContext *ec;
-    GuestMemory *gm = guest_mem_new(GUEST_MEM_LIMIT_DEFAULT);
+    uint64_t window = mode == MODE_JIT_NO_WINDOW ? 0
+                    : mode == MODE_JIT_FAR_DATA ? DATA : GUEST_MEM_WINDOW_MAX;
+    GuestMemory *gm = guest_mem_new_window(GUEST_MEM_LIMIT_DEFAULT, window);
     CPULinxState *env = g_new0(CPULinxState, 1);
     char err[256];
 
     toy_exec_options(&opts);
-    opts.accel = (mode == MODE_JIT || mode == MODE_JIT_NOCHAIN || mode == MODE_JIT_ONE_INSN ||
-                  mode == MODE_JIT_TINY) ? LINX_ACCEL_JIT : LINX_ACCEL_INTERP;
+    opts.accel = mode == MODE_INTERP || mode == MODE_INTERP_ONE_INSN ? LINX_ACCEL_INTERP
+                                                                     : LINX_ACCEL_JIT;
     if (mode == MODE_JIT_TINY) {
         opts.code_buffer_size = 4096;
     }

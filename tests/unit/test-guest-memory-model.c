@@ -4,7 +4,11 @@
  * operations on a 48-page window, checked after every step against a
  * plain per-page model (mapped?, permissions, bytes, code mark).  It
  * exercises the region splitting and merging, the shared host blocks
- * behind split regions, and every fault address rule at once.
+ * behind split regions, and every fault address rule at once.  It runs
+ * with the default direct window, without one, and with a window ending
+ * in the middle of the pages (moves into, out of and within the window;
+ * every mapped page inside the window must be direct: host = base +
+ * guest address).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -93,6 +97,8 @@ static uint64_t model_fault(const Model *m, uint64_t addr, uint64_t len, int acc
 static void check_all(GuestMemory *gm, const Model *m, unsigned step)
 {
     static uint8_t buf[4096];
+    uint64_t win_size;
+    uint8_t *win = guest_mem_direct_base(gm, &win_size);
 
     for (unsigned p = 0; p < NPAGES; p++) {
         const ModelPage *pg = &m->page[p];
@@ -104,6 +110,15 @@ static void check_all(GuestMemory *gm, const Model *m, unsigned step)
         if (guest_mem_is_code(gm, page_addr(p)) != pg->code) {
             fail_msg("step %u: page %u code mark %d, model %d", step, p,
                      guest_mem_is_code(gm, page_addr(p)), pg->code);
+        }
+        if (pg->mapped && win && page_addr(p) < win_size) {
+            uint8_t *host = NULL;
+            int hprot;
+            bool code, mmio;
+            assert_true(guest_mem_page_info(gm, page_addr(p), &host, &hprot, &code, &mmio));
+            if (host != win + page_addr(p)) {
+                fail_msg("step %u: page %u in the window is not direct", step, p);
+            }
         }
         if (pg->mapped) {
             assert_int_equal(guest_mem_debug_rw(gm, page_addr(p), buf, PAGE, false), GM_OK);
@@ -331,12 +346,13 @@ static void step_code(GuestMemory *gm, Model *m)
     }
 }
 
-static void test_model(void **state)
+static void run_model(uint64_t window_max)
 {
-    GuestMemory *gm = guest_mem_new(GUEST_MEM_LIMIT_DEFAULT);
+    GuestMemory *gm = guest_mem_new_window(GUEST_MEM_LIMIT_DEFAULT, window_max);
     Model *m = g_new0(Model, 1);
     size_t max_regions = 0;
 
+    memset(&stats, 0, sizeof(stats));
     rng_state = 0x9e3779b97f4a7c15ull;
     for (unsigned step = 0; step < STEPS; step++) {
         switch (rnd(20)) {
@@ -398,10 +414,28 @@ static void test_model(void **state)
     g_free(m);
 }
 
+static void test_model(void **state)
+{
+    run_model(GUEST_MEM_WINDOW_MAX);
+}
+
+static void test_model_no_window(void **state)
+{
+    run_model(0);
+}
+
+/* The window ends halfway through the pages. */
+static void test_model_window_edge(void **state)
+{
+    run_model(page_addr(NPAGES / 2));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_model),
+        cmocka_unit_test(test_model_no_window),
+        cmocka_unit_test(test_model_window_edge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -239,7 +239,7 @@ static void test_strace_format(void **state)
                                 "O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0644) = -1 ENOENT "
                                 "(No such file or directory)\n"));
     assert_non_null(strstr(log, "mmap(NULL, 8192, PROT_READ|PROT_WRITE, "
-                                "MAP_PRIVATE|MAP_ANONYMOUS, -1, 0x0) = 0x7f0000000000\n"));
+                                "MAP_PRIVATE|MAP_ANONYMOUS, -1, 0x0) = 0x7f00000000\n"));
     assert_non_null(strstr(log, "exit_group(3) = ?\n"));
     free(log);
     close(fds[0]);

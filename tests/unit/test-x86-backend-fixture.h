@@ -123,6 +123,14 @@ static inline void fixture_init(JitFixture *f)
     ir_reset(f->ir);
 }
 
+/* Direct mode (tcg/softmmu.h): the JIT adds BackendState.guest_base, set
+ * so that it reaches the same flat memory as the TLB's addend. */
+static inline void fixture_set_direct(JitFixture *f, bool on)
+{
+    f->bs.guest_direct = on;
+    f->bs.guest_base = on ? (uintptr_t)f->mem - GUEST_BASE : 0;
+}
+
 static inline void fixture_fini(JitFixture *f)
 {
     ir_context_free(f->ir);

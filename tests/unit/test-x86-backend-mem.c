@@ -9,6 +9,8 @@
  *     before the call;
  *   - a slow path that leaves with siglongjmp (as cpu_loop_exit does)
  *     finds the guest state written back.
+ * Every test runs with the per-page addend and in direct mode (the
+ * direct window's base in r15, BackendState.guest_direct).
  * The slow paths are test doubles installed in BackendState, recording
  * their arguments in env's trap fields (no test-global state).
  */
@@ -82,11 +84,12 @@ static uint64_t pick_offset(unsigned size, bool aligned)
     return GUEST_BASE + page + in_page;
 }
 
-static void test_fast_path_hits(void **state)
+static void run_fast_path_hits(bool direct)
 {
     JitFixture f;
 
     fixture_init(&f);
+    fixture_set_direct(&f, direct);
     fixture_doubles(&f);
     for (unsigned i = 0; i < GUEST_BYTES; i++) {
         f.mem[i] = (uint8_t)rng64();
@@ -133,7 +136,7 @@ static void test_fast_path_hits(void **state)
 }
 
 /* Every kind of miss reaches the slow path with the right arguments. */
-static void test_slow_path_calls(void **state)
+static void run_slow_path_calls(bool direct)
 {
     JitFixture f;
     struct {
@@ -150,6 +153,7 @@ static void test_slow_path_calls(void **state)
     };
 
     fixture_init(&f);
+    fixture_set_direct(&f, direct);
     fixture_doubles(&f);
     for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
         ir_reset(f.ir);
@@ -183,12 +187,13 @@ static void test_slow_path_calls(void **state)
 
 /* Values in registers survive a slow path; dirty globals are written back
  * before it; a constant store value reaches it too. */
-static void test_slow_path_preserves_state(void **state)
+static void run_slow_path_preserves_state(bool direct)
 {
     JitFixture f;
     IRTemp t[LIVE_VALUES];
 
     fixture_init(&f);
+    fixture_set_direct(&f, direct);
     fixture_doubles(&f);
     for (unsigned miss = 0; miss < 2; miss++) {
         ir_reset(f.ir);
@@ -240,12 +245,13 @@ static void test_slow_path_preserves_state(void **state)
 }
 
 /* A slow path that leaves like cpu_loop_exit: guest state is in env. */
-static void test_slow_path_longjmp(void **state)
+static void run_slow_path_longjmp(bool direct)
 {
     JitFixture f;
     volatile int jumped = 0;
 
     fixture_init(&f);
+    fixture_set_direct(&f, direct);
     f.bs.ld_slow = fault_ld_slow;
     ir_gen_movi(f.ir, f.g[6], 1234);              /* a constant not yet stored */
     ir_gen_addi(f.ir, f.g[7], f.g[7], 1);         /* dirty in a register */
@@ -272,11 +278,12 @@ static void test_slow_path_longjmp(void **state)
 }
 
 /* Accesses at every page boundary of the mapping, back to back. */
-static void test_page_boundaries(void **state)
+static void run_page_boundaries(bool direct)
 {
     JitFixture f;
 
     fixture_init(&f);
+    fixture_set_direct(&f, direct);
     fixture_doubles(&f);
     for (unsigned s = 0; s < 4; s++) {
         unsigned size = 1u << s;
@@ -302,6 +309,36 @@ static void test_page_boundaries(void **state)
         }
     }
     fixture_fini(&f);
+}
+
+static void test_fast_path_hits(void **state)
+{
+    run_fast_path_hits(false);
+    run_fast_path_hits(true);
+}
+
+static void test_slow_path_calls(void **state)
+{
+    run_slow_path_calls(false);
+    run_slow_path_calls(true);
+}
+
+static void test_slow_path_preserves_state(void **state)
+{
+    run_slow_path_preserves_state(false);
+    run_slow_path_preserves_state(true);
+}
+
+static void test_slow_path_longjmp(void **state)
+{
+    run_slow_path_longjmp(false);
+    run_slow_path_longjmp(true);
+}
+
+static void test_page_boundaries(void **state)
+{
+    run_page_boundaries(false);
+    run_page_boundaries(true);
 }
 
 int main(void)
