@@ -256,6 +256,11 @@ LinxCommitTrace *linx_exec_trace(LinxExecContext *ec)
     return ec->trace;
 }
 
+void *linx_exec_tb_alloc(LinxExecContext *ec, size_t size)
+{
+    return tb_arena_alloc(ec, size);
+}
+
 void linx_exec_get_stats(const LinxExecContext *ec, LinxExecStats *st)
 {
     *st = ec->stats;

@@ -136,6 +136,13 @@ LinxLog *linx_exec_log(LinxExecContext *ec);
 IRContext *linx_exec_ir(LinxExecContext *ec);
 LinxCommitTrace *linx_exec_trace(LinxExecContext *ec);
 
+/* Memory that lives exactly as long as the TBs translated now: the front
+ * end calls it while translating a TB (e.g. for a tile block's plan, which
+ * the TB's code points to) and the block is freed with that TB's memory at
+ * the next full flush - never earlier, since an invalidated TB may still
+ * be running.  16-byte aligned, not zeroed; never NULL. */
+void *linx_exec_tb_alloc(LinxExecContext *ec, size_t size);
+
 /* Run until something needs the caller; returns EXCP_*. */
 int cpu_exec(CPULinxState *env);
 

@@ -9,9 +9,12 @@
  * Selector codes (docs/tile.md, "Encodings"):
  *   B.ARG format (v0.4, 5 bits; codes pinned by the fixed B.ARG words and
  *   the AVS tests, linxisa-digest 4.2): NORM 0, ND2NZ 1, ND2ZN 3, DN2ZN 8,
- *   DN2NZ 9, NZ2DN.canon 28 (= DN2NZ).  v0.4 names TLOAD and TSTORE with
- *   the same selector; the pad policy of a B.ARG header is Null.  TMOV:
- *   0 V2V, 2 A2V, 1/3/8/9 V2V with that layout conversion.
+ *   DN2NZ 9, NZ2DN.canon 28 (= DN2NZ).  LinxISA's LLVM printer
+ *   (LinxISAInstPrinter.cpp, layoutFormatName) names ND2NZ 2 instead, so
+ *   TLOAD/TSTORE accept 2 as ND2NZ too (2 is free there).  v0.4 names TLOAD
+ *   and TSTORE with the same selector; the pad policy of a B.ARG header is
+ *   Null.  TMOV: 0 V2V, 2 A2V, 1/3/8/9 V2V with that layout conversion
+ *   (2 stays A2V: in a TMOV header the two readings collide).
  *   B.DATR Layout (seed 000, at the LinxISA PTO-0.58 slot, so it uses that
  *   profile's numbering): NORM 0; TLOAD/TMOV ND2NZ 4, ND2ZN 3, DN2NZ 9,
  *   DN2ZN 8; TSTORE NZ2ND 27, ZN2ND 17, NZ2DN 28, ZN2DN 18.  A code of the
@@ -26,6 +29,7 @@ enum {
     BARG_NORM = 0,
     BARG_ND2NZ = 1,
     BARG_TMOV_A2V = 2,
+    BARG_ND2NZ_LLVM = 2, /* TLOAD/TSTORE only: LinxISA LLVM's ND2NZ code */
     BARG_ND2ZN = 3,
     BARG_DN2ZN = 8,
     BARG_DN2NZ = 9,
@@ -311,9 +315,10 @@ bool tma_layout_from_barg(unsigned op, unsigned format, TmaLayout *layout, TmaMo
     case BARG_NZ2DN_CANON:
         *layout = TMA_LAYOUT_DN_NZ;
         break;
-    case BARG_TMOV_A2V:
+    case BARG_TMOV_A2V: /* = BARG_ND2NZ_LLVM */
         if (op != TMA_OP_TMOV) {
-            return false;
+            *layout = TMA_LAYOUT_ND_NZ;
+            break;
         }
         *layout = TMA_LAYOUT_NORM;
         m = TMA_MOV_A2V;

@@ -309,27 +309,32 @@ static bool exec_tmov(LinxTileState *ts, const TmaPlan *p, const TmaRuntimeArgs 
  * Fast path (plans with p->fast): constant shape, one tile, footprint in
  * the cached RAM block, source tile of the right size.  Anything else -
  * including every fault - returns false and takes the general path, which
- * reports it and refills the cache.
+ * reports it and refills the cache.  @x holds the plan's constant fields
+ * (tma_xfer_init); the per-call ones are written here.  Every store on
+ * this path counts: a 4 KB TSTORE is bound by the host's store
+ * throughput, so the per-call work writes as little as it can.
  */
-static inline bool exec_fast(LinxTileState *ts, GuestMemory *gm, const TmaPlan *p,
-                             const TmaRuntimeArgs *a)
+static inline __attribute__((always_inline)) bool
+fast_run(LinxTileState *ts, GuestMemory *gm, const TmaPlan *p, TmaXfer *x, uint64_t base,
+         uint64_t stride_arg)
 {
+    /* First, while few values are live: the call spills nothing then. */
+    uint64_t gen = guest_mem_generation(gm);
     bool store = p->op == TMA_OP_TSTORE;
     const TmaShape *s = &p->shape;
     uint64_t row_bytes = (uint64_t)s->gm_inner * p->esize;
-    uint64_t stride = p->stride_reg ? a->stride : row_bytes;
+    uint64_t stride = p->stride_reg ? stride_arg : row_bytes;
     const LinxTileGmCache *c = &ts->gm_cache[store];
     uint64_t span, end;
     LinxTileSlot *slot;
-    TmaXfer x;
 
     if (store && stride < row_bytes && s->gm_outer > 1) {
         return false; /* overlapping rows: the general path raises */
     }
     if (__builtin_mul_overflow((uint64_t)s->gm_outer - 1, stride, &span) ||
         __builtin_add_overflow(span, row_bytes, &span) ||
-        __builtin_add_overflow(a->base, span, &end) ||
-        c->gm != gm || a->base < c->lo || end > c->hi || c->gen != guest_mem_generation(gm)) {
+        __builtin_add_overflow(base, span, &end) ||
+        c->gm != gm || base < c->lo || end > c->hi || c->gen != gen) {
         return false;
     }
     if (store) {
@@ -340,18 +345,50 @@ static inline bool exec_fast(LinxTileState *ts, GuestMemory *gm, const TmaPlan *
     } else {
         slot = linx_tile_push_slot(ts, (LinxTileHand)p->dst_hand);
     }
-    tma_xfer_init(&x, p, s);
-    x.gm = c->host + (a->base - c->lo);
-    x.stride = stride;
-    x.ntiles = 1;
-    x.tile[0] = slot->data;
-    p->kernel(&x);
+    x->gm = c->host + (base - c->lo);
+    if (p->stride_reg) {
+        x->stride = stride; /* else the prepared row_bytes */
+    }
+    x->tile[0] = slot->data;
+    p->kernel(x);
     if (!store) {
         LinxTileMeta m = loaded_meta(p, s);
 
         linx_tile_push_commit(ts, (LinxTileHand)p->dst_hand, &m);
     }
     return true;
+}
+
+/* The constant part of a fast-path transfer. */
+static inline void fast_xfer_init(const TmaPlan *p, TmaXfer *x)
+{
+    tma_xfer_init(x, p, &p->shape);
+    x->ntiles = 1;
+    x->stride = (size_t)p->shape.gm_inner * p->esize;
+}
+
+static inline bool exec_fast(LinxTileState *ts, GuestMemory *gm, const TmaPlan *p,
+                             const TmaRuntimeArgs *a)
+{
+    TmaXfer x;
+
+    fast_xfer_init(p, &x);
+    return fast_run(ts, gm, p, &x, a->base, a->stride);
+}
+
+bool tma_xfer_prepare(const TmaPlan *p, TmaXfer *x)
+{
+    if (!p->fast || p->fault.rule != TMA_OK) {
+        return false;
+    }
+    fast_xfer_init(p, x);
+    return true;
+}
+
+bool tma_exec_prepared(LinxTileState *ts, GuestMemory *gm, const TmaPlan *p, TmaXfer *x,
+                       uint64_t base, uint64_t stride)
+{
+    return fast_run(ts, gm, p, x, base, stride);
 }
 
 bool tma_exec(LinxTileState *ts, GuestMemory *gm, const TmaPlan *p, const TmaRuntimeArgs *a,

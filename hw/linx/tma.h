@@ -346,6 +346,20 @@ bool tma_args_from_gprs(const TmaPlan *p, const uint64_t *gpr, TmaRuntimeArgs *a
 bool tma_exec(LinxTileState *ts, GuestMemory *gm, const TmaPlan *p, const TmaRuntimeArgs *a,
               TmaFault *f);
 
+/* Repeated execution of one plan with less per-call work (the
+ * translator's TMA blocks, target/linx/tma-translate.h).  @x is storage
+ * the caller keeps with the plan (struct TmaXfer, hw/linx/tma-kernels.h):
+ * tma_xfer_prepare() fills its constant part once and returns false when
+ * the plan has no fast path (then always use tma_exec()).
+ * tma_exec_prepared() writes only the per-call fields of @x, so one @x
+ * must not be used by two calls at once.  It runs the fast path's case
+ * (footprint in the cached RAM block, source tile of the transfer size)
+ * and returns false, with no side effect, for anything else: the caller
+ * then runs tma_exec(), which does the rest and reports faults. */
+bool tma_xfer_prepare(const TmaPlan *p, struct TmaXfer *x);
+bool tma_exec_prepared(LinxTileState *ts, GuestMemory *gm, const TmaPlan *p, struct TmaXfer *x,
+                       uint64_t base, uint64_t stride);
+
 /* Resolve the shape from input values and run the value rules.  Each rule
  * depends on some of the TMA_DYN_* inputs: with @runtime false (tma_plan)
  * only rules whose inputs are all constant in @p run; with @runtime true

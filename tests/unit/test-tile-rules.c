@@ -149,7 +149,7 @@ static void test_bad_arg(void **state)
     tma_desc_set_barg(&d, 5); /* unassigned B.ARG format */
     expect_blockfmt(&d, TMA_R_BAD_ARG, 3, 1, "bad-barg");
     good_store(&d);
-    tma_desc_set_barg(&d, 2); /* A2V is a TMOV mode only */
+    tma_desc_set_barg(&d, 6); /* unassigned in every reading */
     expect_blockfmt(&d, TMA_R_BAD_ARG, 3, 1, "bad-barg");
     /* A store-direction B.DATR code in a TLOAD header. */
     good_load(&d);
