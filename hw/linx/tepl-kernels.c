@@ -108,6 +108,21 @@ DEF_MINMAX(double, d, d_canon)
         }                                                                            \
     }
 
+/* Unary operations: the vv slot, @b unused. */
+#define ULOOP(name, T, EXPR)                                                         \
+    static __attribute__((unused)) void name##_vv(uint8_t *d8, const uint8_t *a8,    \
+                                                  const uint8_t *b8, size_t n, uint64_t s) \
+    {                                                                                \
+        T *d = (T *)d8;                                                              \
+        const T *pa = (const T *)a8;                                                 \
+        (void)b8;                                                                    \
+        (void)s;                                                                     \
+        for (size_t i = 0; i < n; i++) {                                             \
+            T a = pa[i];                                                             \
+            d[i] = (EXPR);                                                           \
+        }                                                                            \
+    }
+
 /* fp32 */
 LOOPS(f32_add, float, f_canon(a + b))
 LOOPS(f32_sub, float, f_canon(a - b))
@@ -116,9 +131,9 @@ LOOPS(f32_div, float, f_canon(a / b))
 LOOPS(f32_max, float, f_max(a, b))
 LOOPS(f32_min, float, f_min(a, b))
 LOOPS(f32_prelu, float, a > 0 ? a : f_canon(a * b))
-LOOPS(f32_relu, float, ((void)b, a > 0 ? a : 0.0f))
-LOOPS(f32_sqrt, float, ((void)b, f_canon(sqrtf(a))))
-LOOPS(f32_recip, float, ((void)b, f_canon(1.0f / a)))
+ULOOP(f32_relu, float, a > 0 ? a : 0.0f)
+ULOOP(f32_sqrt, float, f_canon(sqrtf(a)))
+ULOOP(f32_recip, float, f_canon(1.0f / a))
 /* fp64 */
 LOOPS(f64_add, double, d_canon(a + b))
 LOOPS(f64_sub, double, d_canon(a - b))
@@ -127,9 +142,9 @@ LOOPS(f64_div, double, d_canon(a / b))
 LOOPS(f64_max, double, d_max(a, b))
 LOOPS(f64_min, double, d_min(a, b))
 LOOPS(f64_prelu, double, a > 0 ? a : d_canon(a * b))
-LOOPS(f64_relu, double, ((void)b, a > 0 ? a : 0.0))
-LOOPS(f64_sqrt, double, ((void)b, d_canon(sqrt(a))))
-LOOPS(f64_recip, double, ((void)b, d_canon(1.0 / a)))
+ULOOP(f64_relu, double, a > 0 ? a : 0.0)
+ULOOP(f64_sqrt, double, d_canon(sqrt(a)))
+ULOOP(f64_recip, double, d_canon(1.0 / a))
 
 /* Integers: wrap; division by 0 and MIN / -1 give 0; shifts by the width
  * or more give 0 (sign fill for signed right shifts). */
@@ -149,7 +164,7 @@ LOOPS(f64_recip, double, ((void)b, d_canon(1.0 / a)))
                           ? (T)((SIGNED && ((UT)a >> (8 * sizeof(T) - 1))) ? (UT)-1 : (UT)0) \
                           : (T)(a >> (UT)b))                                                \
     LOOPS(p##_prelu, T, a > 0 ? a : (T)((UT)a * (UT)b))                                     \
-    LOOPS(p##_relu, T, ((void)b, a > 0 ? a : (T)0))
+    ULOOP(p##_relu, T, a > 0 ? a : (T)0)
 
 INT_LOOPS(s8, int8_t, uint8_t, 1)
 INT_LOOPS(u8, uint8_t, uint8_t, 0)
@@ -173,9 +188,9 @@ INT_LOOPS(u64, uint64_t, uint64_t, 0)
     LOOPS(p##_max, uint16_t, p##_pack(f_max(TOF(a), TOF(b))))                             \
     LOOPS(p##_min, uint16_t, p##_pack(f_min(TOF(a), TOF(b))))                             \
     LOOPS(p##_prelu, uint16_t, TOF(a) > 0 ? a : p##_pack(TOF(a) * TOF(b)))                 \
-    LOOPS(p##_relu, uint16_t, ((void)b, TOF(a) > 0 ? a : (uint16_t)0))                    \
-    LOOPS(p##_sqrt, uint16_t, ((void)b, p##_pack(sqrtf(TOF(a)))))                         \
-    LOOPS(p##_recip, uint16_t, ((void)b, p##_pack(1.0f / TOF(a))))
+    ULOOP(p##_relu, uint16_t, TOF(a) > 0 ? a : (uint16_t)0)                               \
+    ULOOP(p##_sqrt, uint16_t, p##_pack(sqrtf(TOF(a))))                                    \
+    ULOOP(p##_recip, uint16_t, p##_pack(1.0f / TOF(a)))
 
 HALF_LOOPS(f16, linx_fp16_to_float, linx_float_to_fp16, DNAN16)
 HALF_LOOPS(bf16, linx_bf16_to_float, linx_float_to_bf16, DNANBF)
