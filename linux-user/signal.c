@@ -34,6 +34,7 @@
 
 #include "syscall-internal.h"
 #include "target/linx/disas.h"
+#include "target/linx/tma-translate.h"
 
 /* Frame offsets. */
 #define SIGINFO_SIZE 128
@@ -277,6 +278,7 @@ static void kill_process(LinuxProcess *p, CPULinxState *env, int sig, const Linu
     }
     fputc('\n', f);
     if (info && info->is_fault && env) {
+        linx_tma_fault_report(f, env); /* "illegal tile parameter: ..." */
         report_insn(p, f, info->pc);
         report_regs(f, env);
     }

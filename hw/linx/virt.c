@@ -18,6 +18,7 @@
 #include "hw/linx/virt.h"
 #include "target/linx/decode.h"
 #include "target/linx/disas.h"
+#include "target/linx/tma-translate.h"
 #include "tcg/exec.h"
 #include "util/elf-file.h"
 
@@ -42,31 +43,23 @@ static const uint8_t virt_tramp_code[VIRT_TRAMP_BYTES] = {
 };
 
 /*
- * The machine's block-engine hook.  Peer compatibility (docs/virt.md,
- * "Tile headers"): the LinxISA QEMU bring-up runs a TMA header that binds
- * no operand at all - no B.ARG, B.IOR, B.IOT/B.IOTI or B.DIM - as a no-op.
- * Its tile_descriptor_smoke test (shared/guest/baremetal/
- * model_tile_descriptor_legality.elf: BSTART.TLOAD + B.TEXT) is such a
- * header and expects to run on; v0.4 (08_tile_blocks) would raise
- * E_BLOCK(EC_BLOCKFMT).  Every other header goes to the tile engine.
+ * The machine's block-engine hook, for the tile and kernel headers the
+ * translator does not plan itself (TMA headers never come here: the
+ * front end plans them at translation time, target/linx/tma-translate.h).
+ *
+ * Peer compatibility (docs/virt.md, "Tile headers"): the LinxISA QEMU
+ * bring-up runs a TMA header that binds no operand at all - no B.ARG,
+ * B.IOR, B.IOT/B.IOTI or B.DIM - as a no-op.  Its tile_descriptor_smoke
+ * test (shared/guest/baremetal/model_tile_descriptor_legality.elf:
+ * BSTART.TLOAD + B.TEXT) is such a header and expects to run on; v0.4
+ * (08_tile_blocks) would raise E_BLOCK(EC_BLOCKFMT).  The machine asks the
+ * translator for that rule with env->tma_empty_header_noop
+ * (linx_virt_boot).
  */
-static bool header_binds_nothing(const LinxBlockHeader *h)
-{
-    /* A recorded descriptor has bit 62 or 63 set (the translator uses 62,
-     * cpu.h's comment says 63; the tile engine accepts both). */
-    const uint64_t present = UINT64_C(3) << 62;
-
-    return h->type == LINX_BLK_TMA && !(h->arg & present) && h->nior == 0 && h->niot == 0 &&
-           (h->dim_mask & 7) == 0;
-}
-
 static void virt_block_engine(CPULinxState *env, void *opaque)
 {
     LinxVirtMachine *m = opaque;
 
-    if (header_binds_nothing(&env->hdr)) {
-        return;
-    }
     if (m->tile_engine) {
         m->tile_engine(env, m->tile_engine_opaque);
         return;
@@ -192,6 +185,7 @@ void linx_virt_boot(LinxVirtMachine *m, CPULinxState *env)
     env->tiles = m->tiles;
     env->block_engine = virt_block_engine;
     env->block_engine_opaque = m;
+    env->tma_empty_header_noop = true; /* peer rule, see virt_block_engine */
     env->gpr[LINX_REG_SP] = m->initial_sp;
     env->gpr[LINX_REG_RA] = m->tramp;
     env->gpr[LINX_REG_A0] = 0;     /* hart id */
@@ -232,6 +226,7 @@ static void report_trap(LinxVirtMachine *m, CPULinxState *env)
         }
         *o = 0;
     }
+    linx_tma_fault_report(stderr, env); /* "illegal tile parameter: ..." */
     fprintf(stderr,
             "linx-system: unhandled trap %u (cause 0x%x) at pc 0x%" PRIx64 ": %s\n"
             "  traparg0 0x%" PRIx64 "; the machine stops (no trap handler: virt does not "

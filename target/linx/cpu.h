@@ -309,6 +309,18 @@ typedef struct CPULinxState {
     struct GuestMemory *mem;
     struct LinxMachine *machine;
     struct LinxTileState *tiles;
+    /* TMA blocks (target/linx/tma-translate.h).  tma_empty_header_noop: a
+     * TMA header that binds no operand (no B.ARG/B.DATR, B.IOR, B.IOT(I),
+     * B.DIM) runs as a no-op - the virt machine's peer-compatibility rule
+     * (docs/virt.md), decided at translation time.  tile_fault: the rule
+     * behind the last trap a TMA block raised (TmaRule, hw/linx/tma.h; 0
+     * none) with that trap's pc and TRAPARG0, so a trap report can name
+     * the rule (linx_tma_fault_report). */
+    bool tma_empty_header_noop;
+    struct {
+        uint32_t rule;
+        uint64_t pc, traparg0;
+    } tile_fault;
     struct LinxExecContext *exec; /* TB cache, code buffer, IR context */
     sigjmp_buf jmp_env;            /* cpu_loop_exit() target */
     int exit_request;

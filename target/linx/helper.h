@@ -34,6 +34,10 @@ DEF_HELPER_2(block_engine, 0, void, env, i64)
 DEF_HELPER_5(mcopy, 0, void, env, i64, i64, i64, i64)
 DEF_HELPER_5(mset, 0, void, env, i64, i64, i64, i64)
 
+/* ---- TMA blocks (helper_tma.c, target/linx/tma-translate.h) ---- */
+DEF_HELPER_5(tma, IR_CALL_NO_WG, void, env, i64, i64, i64, i64)
+DEF_HELPER_5(tma_raise, 0, void, env, i64, i64, i64, i64)
+
 /* ---- Kernel blocks, TEPL, CUBE (kernel-helpers.c, kernel-xlane.c,
  *      docs/kernels.md) ---- */
 DEF_HELPER_4(kernel_bind, 0, void, env, i64, i64, i64)

@@ -30,6 +30,7 @@
 #include "decode.h"
 #include "helper-ops.h"
 #include "helper-proto.h"
+#include "hw/linx/tma.h"
 #include "tcg/ir.h"
 #include "tcg/tb.h"
 
@@ -104,6 +105,11 @@ typedef struct DisasContext {
     unsigned loop_copies;
     bool has_loop_exit;
     IRLabel loop_exit;
+    /* The TMA header being translated (tma-translate.c): its descriptors
+     * as decoded, planned at the block's commit.  Valid while
+     * bs.is_header && bs.type == LINX_BLK_TMA; rebuilt by a replay like
+     * LinxBlockState. */
+    TmaDesc tma;
 } DisasContext;
 
 /* ---- CPU-state globals ---- */
@@ -160,5 +166,16 @@ bool linx_form_is_marker(unsigned form);
 /* Begin a block at the current instruction. */
 void gen_block_start(DisasContext *ctx, LinxBranchKind kind, LinxBlockType type,
                      bool has_target, uint64_t target);
+
+/* ---- TMA headers (tma-translate.c) ---- */
+
+/* BSTART.TMA / TLOAD / TSTORE / TMOV: start a TMA header block. */
+bool gen_tma_header_start(DisasContext *ctx);
+/* A B.* descriptor of the current TMA header: record it in ctx->tma. */
+void gen_tma_desc(DisasContext *ctx);
+/* Commit of a TMA header: plan it and emit the helper call (true, the
+ * block falls through), or the raise of a constant-illegal header (false,
+ * the TB ends here). */
+bool gen_tma_commit(DisasContext *ctx);
 
 #endif /* LINX_TARGET_TRANSLATE_INTERNAL_H */

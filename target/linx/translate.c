@@ -461,7 +461,14 @@ static void gen_commit(DisasContext *ctx, uint64_t fall)
                 ir_gen_movi(ir, cpu_field(ctx, lb[i]), 0);
             }
         }
-        gen_helper_block_engine(ctx, IR_NO_TEMP, ir->env, gen_const(ctx, (int64_t)bs->bpc));
+        if (bs->type == LINX_BLK_TMA) {
+            /* Planned at translation time (tma-translate.c). */
+            if (!gen_tma_commit(ctx)) {
+                return;
+            }
+        } else {
+            gen_helper_block_engine(ctx, IR_NO_TEMP, ir->env, gen_const(ctx, (int64_t)bs->bpc));
+        }
         gen_goto_fall(ctx, 0, fall, bad_fall);
         return;
     }

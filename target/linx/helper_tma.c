@@ -1,0 +1,201 @@
+/*
+ * Run time of translated TMA blocks (tma-translate.h): the helper a TMA
+ * header's TB calls with its prepared plan, the raise of constant-illegal
+ * headers, and the "illegal tile parameter" trap report.
+ *
+ * The common case is one call: fill the run-time arguments (no memset, no
+ * allocation), tma_exec() on the prepared plan.  Logging (-d tile) and
+ * TSTOREs that take their size from the source tiles go through
+ * tma_run_slow(); nothing else is decided per call.
+ *
+ * Faults: tma_exec() changes nothing before it fails; the helper records
+ * the rule in env->tile_fault (except guest-memory faults, which are plain
+ * page faults to the user) and raises the architectural exception at the
+ * block's pc.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hw/linx/tile-dump.h"
+#include "tcg/exec.h"
+#include "target/linx/disas.h"
+#include "tma-translate.h"
+
+#include "helper-proto.h"
+
+enum {
+    TMA_TRAP_CAUSE_SHIFT = 16,   /* helper_tma_raise: trapnum | cause << 16 */
+    TMA_TRAP_FIELD_MASK = 0xffff,
+    TRAPNO_NUM_MASK = 0xffffff,  /* env->trapno: TRAPNUM in bits 23:0 */
+    TRAPARG_VALUE_SHIFT = 32,    /* E_INST(EC_PARAM): rule | value << 32 */
+    REPORT_INSN_BYTES = 8,
+};
+
+/* Raise @f at @pc and remember which rule it was. */
+static _Noreturn void tma_fault_raise(CPULinxState *env, const TmaFault *f, uint64_t pc)
+{
+    if (f->rule != TMA_R_GM_FAULT) {
+        env->tile_fault.rule = f->rule;
+        env->tile_fault.pc = pc;
+        env->tile_fault.traparg0 = f->traparg0;
+    }
+    linx_raise_exception(env, f->trapnum, f->cause, f->traparg0, pc);
+}
+
+static void dump_tile(CPULinxState *env, const char *what, uint64_t pc, unsigned id)
+{
+    FILE *f = linx_log_file(linx_exec_log(env->exec));
+
+    fprintf(f, "tile: %s of the block at pc 0x%" PRIx64 ":\n", what, pc);
+    linx_tile_dump(f, env->tiles, id, NULL);
+}
+
+/* Logging and TSTOREs sized by their source tiles. */
+static bool tma_run_slow(CPULinxState *env, const LinxTmaBlock *b, TmaRuntimeArgs *a,
+                         TmaFault *f)
+{
+    const TmaPlan *p = &b->plan;
+    bool log = (b->flags & LINX_TMA_LOG) && env->exec;
+
+    if (b->flags & LINX_TMA_SIZE_FROM_TILE) {
+        const LinxTileSlot *s = linx_tile_get(env->tiles, p->src[0]);
+
+        if (s->meta.bytes == 0) {
+            tma_rule_fault(TMA_R_TILE_EMPTY, p->src[0], f);
+            return false;
+        }
+        a->tile_bytes = s->meta.bytes;
+    }
+    if (log && p->op == TMA_OP_TSTORE) {
+        for (unsigned i = 0; i < p->nsrc; i++) {
+            dump_tile(env, "TSTORE source", b->pc, p->src[i]);
+        }
+    }
+    if (!tma_exec(env->tiles, env->mem, p, a, f)) {
+        return false;
+    }
+    if (log && p->op != TMA_OP_TSTORE) {
+        dump_tile(env, p->op == TMA_OP_TLOAD ? "TLOAD result" : "TMOV result", b->pc,
+                  linx_tile_id((LinxTileHand)p->dst_hand, 1));
+    }
+    return true;
+}
+
+bool linx_tma_run(CPULinxState *env, const LinxTmaBlock *b, uint64_t base, uint64_t stride,
+                  uint64_t size, TmaFault *f)
+{
+    TmaRuntimeArgs a;
+
+    a.lb[0] = env->lb[0];
+    a.lb[1] = env->lb[1];
+    a.lb[2] = env->lb[2];
+    a.base = base;
+    a.stride = stride;
+    a.tile_bytes = size;
+    if (__builtin_expect(b->flags != 0, 0)) {
+        return tma_run_slow(env, b, &a, f);
+    }
+    return tma_exec(env->tiles, env->mem, &b->plan, &a, f);
+}
+
+void helper_tma(CPULinxState *env, uint64_t block, uint64_t base, uint64_t stride,
+                uint64_t size)
+{
+    LinxTmaBlock *b = (LinxTmaBlock *)(uintptr_t)block;
+    TmaFault f;
+
+    /* The common case: a prepared constant-shape transfer (see the file
+     * comment of tma-exec.c: a 4 KB TSTORE is bound by store throughput,
+     * so the fewer stores on the way to the kernel, the better). */
+    if (__builtin_expect(b->prepared && env->tiles != NULL, 1) &&
+        tma_exec_prepared(env->tiles, env->mem, &b->fast_plan, &b->xfer, base, stride)) {
+        return;
+    }
+    if (__builtin_expect(!env->tiles || !env->mem, 0)) {
+        /* A machine without a tile unit. */
+        linx_raise_exception(env, LINX_TRAP_ILLEGAL_INST, LINX_CAUSE(LINX_EC_ILLEGAL, 0), b->pc,
+                             b->pc);
+    }
+    if (!linx_tma_run(env, b, base, stride, size, &f)) {
+        tma_fault_raise(env, &f, b->pc);
+    }
+}
+
+void helper_tma_raise(CPULinxState *env, uint64_t rule, uint64_t trap, uint64_t traparg0,
+                      uint64_t pc)
+{
+    TmaFault f;
+
+    f.rule = (uint16_t)rule;
+    f.trapnum = (uint8_t)(trap & TMA_TRAP_FIELD_MASK);
+    f.cause = (uint16_t)((trap >> TMA_TRAP_CAUSE_SHIFT) & TMA_TRAP_FIELD_MASK);
+    f.traparg0 = traparg0;
+    tma_fault_raise(env, &f, pc);
+}
+
+/* ------------------------------------------------------------------ */
+/* Trap report                                                         */
+/* ------------------------------------------------------------------ */
+
+const char *linx_tma_fault_rule(const CPULinxState *env)
+{
+    if (env->tile_fault.rule == TMA_OK || env->tile_fault.rule >= TMA_R__COUNT ||
+        env->tile_fault.pc != env->trap_pc || env->tile_fault.traparg0 != env->traparg0) {
+        return NULL;
+    }
+    return tma_rule_name((TmaRule)env->tile_fault.rule);
+}
+
+/* Disassembly of the instruction at @pc, tabs as single spaces. */
+static void disas_at(const CPULinxState *env, uint64_t pc, char *text, size_t len)
+{
+    uint8_t buf[REPORT_INSN_BYTES];
+    size_t n = 0;
+    unsigned ilen = 0;
+    char *o = text;
+
+    snprintf(text, len, "not readable");
+    while (env->mem && n < sizeof(buf) &&
+           guest_mem_debug_rw(env->mem, pc + n, buf + n, 2, false) == GM_OK) {
+        n += 2;
+    }
+    if (n == 0) {
+        return;
+    }
+    linx_disas_bytes(buf, n, pc, NULL, text, len, &ilen);
+    for (const char *c = text; *c; c++) {
+        char ch = *c == '\t' ? ' ' : *c;
+
+        if (ch != ' ' || (o > text && o[-1] != ' ')) {
+            *o++ = ch;
+        }
+    }
+    *o = 0;
+}
+
+bool linx_tma_fault_report(FILE *f, const CPULinxState *env)
+{
+    const char *name = linx_tma_fault_rule(env);
+    TmaRule rule = (TmaRule)env->tile_fault.rule;
+    char text[LINX_DISAS_MAX];
+    TmaFault probe;
+
+    if (!name) {
+        return false;
+    }
+    disas_at(env, env->trap_pc, text, sizeof(text));
+    fprintf(f, "illegal tile parameter: %s at PC 0x%" PRIx64 " (%s)\n", name, env->trap_pc,
+            text);
+    /* The value rules carry the offending value in TRAPARG0[63:32]. */
+    tma_rule_fault(rule, 0, &probe);
+    if (probe.trapnum == LINX_TRAP_ILLEGAL_INST && probe.cause == LINX_CAUSE(LINX_EC_PARAM, 0)) {
+        fprintf(f, "  %s (value %" PRIu64 "); trap %u, TRAPARG0 0x%" PRIx64 "\n",
+                tma_rule_text(rule), env->traparg0 >> TRAPARG_VALUE_SHIFT,
+                (unsigned)(env->trapno & TRAPNO_NUM_MASK), env->traparg0);
+    } else {
+        fprintf(f, "  %s; trap %u, TRAPARG0 0x%" PRIx64 "\n", tma_rule_text(rule),
+                (unsigned)(env->trapno & TRAPNO_NUM_MASK), env->traparg0);
+    }
+    return true;
+}
