@@ -11,14 +11,19 @@
  *     (optimize-facts.c), rewrites inputs to the best equal temp, folds and
  *     simplifies, reuses earlier identical pure computations
  *     (optimize-cse.c), decides branches and drops unreachable code;
- *   - backward pass (opt_dead_code): liveness of local temps; ops without
- *     side effects whose outputs are all dead locals are removed;
+ *   - backward pass (opt_dead_code): liveness of local temps, and of
+ *     global values up to the next op that may observe globals; ops
+ *     without side effects whose outputs are all dead are removed;
  *   - compaction of the op list.
  * The passes run again while branches or labels disappear (at most
  * OPT_MAX_ROUNDS times): that is what can expose more to fold.
  *
- * Invariants kept: globals and the env temp are never removed as outputs
- * (they are observable); facts about globals are forgotten at helper calls
+ * Invariants kept: the env temp is never removed as an output; a global
+ * is removed as an output only when the value can never be observed: it
+ * is discarded or written again before any op that might read globals
+ * (a read of it, a branch, label or exit, a guest memory access - its
+ * fault handler reads env -, a helper call that may read globals, a host
+ * load or store); facts about globals are forgotten at helper calls
  * that may write globals and at host stores into their env field; a copy
  * of a temp is never used after that temp was redefined or discarded.
  */
@@ -511,12 +516,34 @@ static bool op_removable(const OptContext *s, const IRInsn *insn)
     return !(ir_op_info[op].flags & IR_F_SIDE);
 }
 
+/* May @insn observe any global's value in env (other than through its
+ * own input operands)?  Then no global write before it is dead. */
+static bool op_observes_globals(const OptContext *s, const IRInsn *insn)
+{
+    IROpcode op = (IROpcode)insn->op;
+    uint32_t f = ir_op_info[op].flags;
+
+    if (op == IR_call) {
+        const IRHelperInfo *h = call_helper(s, insn);
+        return !h || !(h->flags & IR_CALL_NO_RWG);
+    }
+    if (f & (IR_F_BB_END | IR_F_MEM)) {
+        return true;
+    }
+    return (op >= IR_ld8u && op <= IR_ld64) || (op >= IR_st8 && op <= IR_st64);
+}
+
 static void opt_dead_code(OptContext *s)
 {
     IRContext *ir = s->ir;
+    unsigned nglobals = ir->nglobals < ir->ntemps ? ir->nglobals : ir->ntemps;
+    /* live[t]: a local's value is read later.  For a global, the value it
+     * holds here is dead (gdead[t]) when the global is discarded or
+     * written again before anything may observe it. */
     uint8_t *live = calloc(ir->ntemps ? ir->ntemps : 1, 1);
+    uint8_t *gdead = calloc(nglobals ? nglobals : 1, 1);
 
-    if (!live) {
+    if (!live || !gdead) {
         abort();
     }
     for (unsigned i = ir->ninsns; i-- > 0;) {
@@ -531,8 +558,12 @@ static void opt_dead_code(OptContext *s)
             memset(live, 0, ir->ntemps);
         }
         if (op == IR_discard) {
-            if (insn->args[0] < ir->ntemps) {
-                live[insn->args[0]] = 0;
+            IRTemp t = (IRTemp)insn->args[0];
+            if (t < ir->ntemps) {
+                live[t] = 0;
+                if (t < nglobals && opt_temp_kind(s, t) == IR_TEMP_GLOBAL) {
+                    gdead[t] = 1;
+                }
             }
             continue;
         }
@@ -540,7 +571,8 @@ static void opt_dead_code(OptContext *s)
             bool needed = false;
             for (unsigned k = 0; k < insn->nout; k++) {
                 IRTemp t = (IRTemp)insn->args[k];
-                if (opt_temp_kind(s, t) != IR_TEMP_LOCAL || live[t]) {
+                IRTempKind kind = opt_temp_kind(s, t);
+                if (kind == IR_TEMP_GLOBAL ? !gdead[t] : kind != IR_TEMP_LOCAL || live[t]) {
                     needed = true;
                 }
             }
@@ -550,12 +582,25 @@ static void opt_dead_code(OptContext *s)
             }
         }
         for (unsigned k = 0; k < insn->nout; k++) {
-            live[insn->args[k]] = 0;
+            IRTemp t = (IRTemp)insn->args[k];
+            live[t] = 0;
+            if (t < nglobals && opt_temp_kind(s, t) == IR_TEMP_GLOBAL) {
+                gdead[t] = 1; /* the value before this write is never seen */
+            }
+        }
+        if (op_observes_globals(s, insn)) {
+            /* ...unless this op looks at env before writing. */
+            memset(gdead, 0, nglobals);
         }
         for (unsigned k = 0; k < insn->nin; k++) {
-            live[insn->args[insn->nout + k]] = 1;
+            IRTemp t = (IRTemp)insn->args[insn->nout + k];
+            live[t] = 1;
+            if (t < nglobals) {
+                gdead[t] = 0;
+            }
         }
     }
+    free(gdead);
     free(live);
 }
 

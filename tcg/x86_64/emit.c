@@ -221,6 +221,13 @@ void x86_test_ri(X86Emitter *e, int a, int32_t imm)
     }
 }
 
+void x86_rorx(X86Emitter *e, int d, int s, unsigned count)
+{
+    /* VEX.LZ.F2.0F3A.W1 F0 /r ib; vvvv = 1111 (register 0 inverted). */
+    x86_vex_rr(e, OPC_RORX, d, 0, s);
+    x86_byte(e, (uint8_t)(count & 63));
+}
+
 void x86_shift_ri(X86Emitter *e, X86ShiftOp op, int d, unsigned count)
 {
     if (count == 1) {

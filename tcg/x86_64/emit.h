@@ -134,6 +134,7 @@ typedef enum X86Cond {
 #define OPC_SHLX (0xf7 | X86_P_0F38 | X86_P_66) /* SHLX Gy, Ey, By */
 #define OPC_SARX (0xf7 | X86_P_0F38 | X86_P_F3)
 #define OPC_SHRX (0xf7 | X86_P_0F38 | X86_P_F2)
+#define OPC_RORX (0xf0 | X86_P_0F3A | X86_P_F2) /* RORX Gy, Ey, Ib (VEX.vvvv unused) */
 
 /* ALU group (ModRM.reg of OPC_GRP1, and OPC_ALU_*). */
 typedef enum X86AluOp {
@@ -249,6 +250,8 @@ void x86_alu_ri(X86Emitter *e, X86AluOp op, int d, int32_t imm);
 void x86_test_rr(X86Emitter *e, int a, int b);
 void x86_test_ri(X86Emitter *e, int a, int32_t imm);
 void x86_shift_ri(X86Emitter *e, X86ShiftOp op, int d, unsigned count);
+/* rorx d, s, count (BMI2): d = s rotated right, s unchanged, flags kept. */
+void x86_rorx(X86Emitter *e, int d, int s, unsigned count);
 void x86_shift_cl(X86Emitter *e, X86ShiftOp op, int d);
 void x86_grp3(X86Emitter *e, int ext, int rm);
 void x86_lea(X86Emitter *e, int d, int base, int index, int shift, int32_t disp);

@@ -5,7 +5,7 @@
  *
  * Guest access fast path (tcg/softmmu.h), addr in A, scratch T0/T1:
  *
- *     mov   T0, A
+ *     mov   T0, A                 ; with BMI2 one "rorx T0, A, 7"
  *     shr   T0, GUEST_PAGE_BITS - TLB_ENTRY_SHIFT   ; page number * 32
  *     and   T0, (LINX_TLB_SIZE - 1) << TLB_ENTRY_SHIFT
  *     mov   T1, A                 ; aligned access: the size mask in the
@@ -175,8 +175,14 @@ static uint32_t gen_tlb_check(X86Gen *g, int ra, int t0, int t1, unsigned memop,
                                  (is_store ? offsetof(LinxTLBEntry, addr_write)
                                            : offsetof(LinxTLBEntry, addr_read)));
 
-    x86_mov_rr(e, t0, ra);
-    x86_shift_ri(e, X86_SHIFT_SHR, t0, GUEST_PAGE_BITS - TLB_ENTRY_SHIFT);
+    if (g->bs->host_features & X86_FEAT_BMI2) {
+        /* The page number bits land at TLB_ENTRY_SHIFT either way; the
+         * bits rotated to the top are masked off (one instruction less). */
+        x86_rorx(e, t0, ra, GUEST_PAGE_BITS - TLB_ENTRY_SHIFT);
+    } else {
+        x86_mov_rr(e, t0, ra);
+        x86_shift_ri(e, X86_SHIFT_SHR, t0, GUEST_PAGE_BITS - TLB_ENTRY_SHIFT);
+    }
     x86_alu_ri(e, X86_ALU_AND, t0, (int32_t)((LINX_TLB_SIZE - 1) << TLB_ENTRY_SHIFT));
     if ((memop & IR_MO_ALIGN) || size_mask == 0) {
         x86_mov_rr(e, t1, ra);

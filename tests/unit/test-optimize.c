@@ -216,6 +216,7 @@ static void test_common_subexpressions(void **state)
     /* The earlier result was overwritten: recomputed. */
     ir_reset(f.ir);
     ir_gen_op3(f.ir, IR_xor, f.g[5], f.g[1], f.g[2]);
+    ir_gen_mov(f.ir, f.g[7], f.g[5]); /* (so the first xor is not dead) */
     ir_gen_movi(f.ir, f.g[5], 0);
     ir_gen_op3(f.ir, IR_xor, f.g[6], f.g[1], f.g[2]);
     ir_gen_exit_tb(f.ir, 0);
@@ -437,6 +438,67 @@ static void test_dead_code(void **state)
     fixture_fini(&f);
 }
 
+/* A write to a global that is discarded or written again before anything
+ * can observe it goes; anything that may look at env in between keeps it. */
+/* Flags 0: may read and write globals. */
+static const IRHelperInfo h_global_reader = { "global_reader", (void *)helper_pure, 1, 1, 0,
+                                              NULL };
+
+static void test_dead_global_writes(void **state)
+{
+    JitFixture f;
+
+    fixture_init(&f);
+    for (unsigned k = 0; k < 8; k++) {
+        ir_reset(f.ir);
+        IRLabel l = ir_label(f.ir);
+        IRTemp t = ir_temp(f.ir);
+        bool redefine = k == 1 || k == 6 || k == 7;
+        unsigned want = k <= 2 ? 0 : 1; /* adds into g5 left */
+        ir_gen_add(f.ir, f.g[5], f.g[1], f.g[2]); /* the write in question */
+        switch (k) {
+        case 0: /* nothing in between, then a discard: dead */
+        case 1: /* written again: dead */
+            break;
+        case 2: /* ops on other temps: still dead */
+            ir_gen_sub(f.ir, f.g[6], f.g[1], f.g[3]);
+            break;
+        case 3: /* a guest load may fault: its handler reads env */
+            ir_gen_qemu_ld(f.ir, t, f.g[3], IR_MO_64, 0x4);
+            break;
+        case 4: /* a helper that may read globals */
+            ir_gen_call(f.ir, &h_global_reader, t, 1, &f.g[1]);
+            break;
+        case 5: /* a branch: the taken path leaves with globals in env */
+            ir_gen_brcond(f.ir, IR_COND_EQ, f.g[1], f.g[2], l);
+            break;
+        case 6: /* a host load from env */
+            ir_gen_ld(f.ir, IR_ld64, f.g[7], f.ir->env, 0x80);
+            break;
+        default: /* read, then written again */
+            ir_gen_mov(f.ir, f.g[8], f.g[5]);
+            break;
+        }
+        if (redefine) {
+            ir_gen_movi(f.ir, f.g[5], 9);
+        } else {
+            ir_emit(f.ir, IR_discard, (uint64_t[]){ f.g[5] });
+        }
+        ir_gen_exit_tb(f.ir, 0);
+        if (k == 5) {
+            ir_gen_set_label(f.ir, l);
+            ir_gen_exit_tb(f.ir, 1);
+        }
+        ir_optimize(f.ir);
+        assert_true(ir_validate(f.ir, stderr));
+        if (count_op(f.ir, IR_add) != want) {
+            ir_dump(f.ir, stderr);
+            fail_msg("case %u: %u adds left, want %u", k, count_op(f.ir, IR_add), want);
+        }
+    }
+    fixture_fini(&f);
+}
+
 /* What the optimiser knows about a global dies where the global may change. */
 static void test_global_facts_invalidated(void **state)
 {
@@ -529,6 +591,7 @@ int main(void)
         cmocka_unit_test(test_identities),
         cmocka_unit_test(test_branches_and_unreachable_code),
         cmocka_unit_test(test_dead_code),
+        cmocka_unit_test(test_dead_global_writes),
         cmocka_unit_test(test_global_facts_invalidated),
         cmocka_unit_test(test_random_programs_keep_semantics),
     };

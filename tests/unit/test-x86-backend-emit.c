@@ -215,6 +215,11 @@ static void test_reg_reg_forms(void **state)
                 x86_vex_rr(start(d), OPC_SHRX, a, b, c);
                 decode_one(d, "shrx");
             }
+            x86_rorx(start(d), a, b, 7);
+            x = decode_one(d, "rorx");
+            expect_reg(x, 0, cs_reg64[a]);
+            expect_reg(x, 1, cs_reg64[b]);
+            expect_imm(x, 2, 7);
         }
     }
 }

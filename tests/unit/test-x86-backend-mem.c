@@ -10,13 +10,30 @@
  *   - a slow path that leaves with siglongjmp (as cpu_loop_exit does)
  *     finds the guest state written back.
  * Every test runs with the per-page addend and in direct mode (the
- * direct window's base in r15, BackendState.guest_direct).
+ * direct window's base in r15, BackendState.guest_direct), each with and
+ * without BMI2 (rorx for the TLB index).
  * The slow paths are test doubles installed in BackendState, recording
  * their arguments in env's trap fields (no test-global state).
  */
 #include "test-x86-backend-fixture.h"
 
+#include "tcg/x86_64/x86-gen.h"
+
 #define SLOW_MARK UINT64_C(0x5105000000000000)
+
+/* Test modes: bit 0 direct window (base in r15), bit 1 without BMI2 (the
+ * TLB index by mov/shr instead of rorx). */
+#define MODE_DIRECT 1u
+#define MODE_NO_BMI2 2u
+#define NB_MODES 4u
+
+static void fixture_mode(JitFixture *f, unsigned mode)
+{
+    fixture_set_direct(f, (mode & MODE_DIRECT) != 0);
+    if (mode & MODE_NO_BMI2) {
+        f->bs.host_features &= ~(uint32_t)X86_FEAT_BMI2;
+    }
+}
 #define LIVE_VALUES 24
 
 /* Slow-path doubles: record the call in env, load a marker value. */
@@ -84,12 +101,12 @@ static uint64_t pick_offset(unsigned size, bool aligned)
     return GUEST_BASE + page + in_page;
 }
 
-static void run_fast_path_hits(bool direct)
+static void run_fast_path_hits(unsigned mode)
 {
     JitFixture f;
 
     fixture_init(&f);
-    fixture_set_direct(&f, direct);
+    fixture_mode(&f, mode);
     fixture_doubles(&f);
     for (unsigned i = 0; i < GUEST_BYTES; i++) {
         f.mem[i] = (uint8_t)rng64();
@@ -136,7 +153,7 @@ static void run_fast_path_hits(bool direct)
 }
 
 /* Every kind of miss reaches the slow path with the right arguments. */
-static void run_slow_path_calls(bool direct)
+static void run_slow_path_calls(unsigned mode)
 {
     JitFixture f;
     struct {
@@ -153,7 +170,7 @@ static void run_slow_path_calls(bool direct)
     };
 
     fixture_init(&f);
-    fixture_set_direct(&f, direct);
+    fixture_mode(&f, mode);
     fixture_doubles(&f);
     for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
         ir_reset(f.ir);
@@ -187,13 +204,13 @@ static void run_slow_path_calls(bool direct)
 
 /* Values in registers survive a slow path; dirty globals are written back
  * before it; a constant store value reaches it too. */
-static void run_slow_path_preserves_state(bool direct)
+static void run_slow_path_preserves_state(unsigned mode)
 {
     JitFixture f;
     IRTemp t[LIVE_VALUES];
 
     fixture_init(&f);
-    fixture_set_direct(&f, direct);
+    fixture_mode(&f, mode);
     fixture_doubles(&f);
     for (unsigned miss = 0; miss < 2; miss++) {
         ir_reset(f.ir);
@@ -245,13 +262,13 @@ static void run_slow_path_preserves_state(bool direct)
 }
 
 /* A slow path that leaves like cpu_loop_exit: guest state is in env. */
-static void run_slow_path_longjmp(bool direct)
+static void run_slow_path_longjmp(unsigned mode)
 {
     JitFixture f;
     volatile int jumped = 0;
 
     fixture_init(&f);
-    fixture_set_direct(&f, direct);
+    fixture_mode(&f, mode);
     f.bs.ld_slow = fault_ld_slow;
     ir_gen_movi(f.ir, f.g[6], 1234);              /* a constant not yet stored */
     ir_gen_addi(f.ir, f.g[7], f.g[7], 1);         /* dirty in a register */
@@ -278,12 +295,12 @@ static void run_slow_path_longjmp(bool direct)
 }
 
 /* Accesses at every page boundary of the mapping, back to back. */
-static void run_page_boundaries(bool direct)
+static void run_page_boundaries(unsigned mode)
 {
     JitFixture f;
 
     fixture_init(&f);
-    fixture_set_direct(&f, direct);
+    fixture_mode(&f, mode);
     fixture_doubles(&f);
     for (unsigned s = 0; s < 4; s++) {
         unsigned size = 1u << s;
@@ -313,32 +330,37 @@ static void run_page_boundaries(bool direct)
 
 static void test_fast_path_hits(void **state)
 {
-    run_fast_path_hits(false);
-    run_fast_path_hits(true);
+    for (unsigned mode = 0; mode < NB_MODES; mode++) {
+        run_fast_path_hits(mode);
+    }
 }
 
 static void test_slow_path_calls(void **state)
 {
-    run_slow_path_calls(false);
-    run_slow_path_calls(true);
+    for (unsigned mode = 0; mode < NB_MODES; mode++) {
+        run_slow_path_calls(mode);
+    }
 }
 
 static void test_slow_path_preserves_state(void **state)
 {
-    run_slow_path_preserves_state(false);
-    run_slow_path_preserves_state(true);
+    for (unsigned mode = 0; mode < NB_MODES; mode++) {
+        run_slow_path_preserves_state(mode);
+    }
 }
 
 static void test_slow_path_longjmp(void **state)
 {
-    run_slow_path_longjmp(false);
-    run_slow_path_longjmp(true);
+    for (unsigned mode = 0; mode < NB_MODES; mode++) {
+        run_slow_path_longjmp(mode);
+    }
 }
 
 static void test_page_boundaries(void **state)
 {
-    run_page_boundaries(false);
-    run_page_boundaries(true);
+    for (unsigned mode = 0; mode < NB_MODES; mode++) {
+        run_page_boundaries(mode);
+    }
 }
 
 int main(void)
