@@ -10,7 +10,8 @@
  *      optimiser, then the JIT backend when -accel jit);
  *   4. a TB whose first instruction is not a block-start marker
  *      (TB_C_CFI_BAD) entered by a branch raises E_BLOCK(EC_CFI) here
- *      (TRAPARG0 = env->bpc, the source block; trap pc = the target): the
+ *      (TRAPARG0 = the source block: the source TB's jmp_src_bpc for a
+ *      direct edge, else env->bpc; trap pc = the target): the
  *      verdict is cached in the TB, no branch checks it at run time;
  *   5. chain the goto_tb slot the previous TB left through to this TB;
  *   6. run it (interpreter or host code); its exit value names the TB and
@@ -564,8 +565,11 @@ static uintptr_t run_tb(LinxExecContext *ec, CPULinxState *env, TranslationBlock
 }
 
 /* Find the TB to run next, raising E_BLOCK(EC_CFI) for a branch into a
- * non-marker.  May flush (translation with a full buffer or arena). */
-static TranslationBlock *next_tb(LinxExecContext *ec, CPULinxState *env)
+ * non-marker.  @src/@slot: the TB and goto_tb slot the previous TB left
+ * through (NULL: an indirect jump or a plain exit).  May flush
+ * (translation with a full buffer or arena). */
+static TranslationBlock *next_tb(LinxExecContext *ec, CPULinxState *env,
+                                 const TranslationBlock *src, unsigned slot)
 {
     uint32_t flags;
     uint64_t pc;
@@ -581,9 +585,13 @@ static TranslationBlock *next_tb(LinxExecContext *ec, CPULinxState *env)
         tb = tb_gen_code(ec, env, pc, flags);
     }
     if ((tb->cflags & TB_C_CFI_BAD) && !(flags & TB_F_RESUME)) {
-        /* TRAPARG0 = the source: the block whose commit branched here
-         * (env->bpc still names it); the trap pc is the bad target. */
-        linx_raise_exception(env, LINX_TRAP_BLOCK, CFI_BAD_TARGET_CAUSE, env->bpc, pc);
+        /* TRAPARG0 = the source: the block whose commit branched here.  A
+         * direct edge names it in the source TB (env->bpc is stale: the
+         * commit discarded BPC); an indirect one stored it to env->bpc
+         * before the lookup.  The trap pc is the bad target. */
+        uint64_t src_bpc = src && slot < 2 && src->jmp_src_bpc[slot] ? src->jmp_src_bpc[slot]
+                                                                     : env->bpc;
+        linx_raise_exception(env, LINX_TRAP_BLOCK, CFI_BAD_TARGET_CAUSE, src_bpc, pc);
     }
     return tb;
 }
@@ -602,7 +610,7 @@ static int cpu_exec_loop(LinxExecContext *ec, CPULinxState *env)
             env->exit_request = 0;
             return EXCP_INTERRUPT;
         }
-        tb = next_tb(ec, env);
+        tb = next_tb(ec, env, last, slot);
         if (last && ec->flush_count == flushes && !ec->nochain && !ec->single_step) {
             tb_add_jump(ec, last, slot, tb);
         }
@@ -678,7 +686,7 @@ int linx_exec_step(CPULinxState *env, LinxAccel accel)
     }
     interp_set_chaining(ec->interp, false);
     if (sigsetjmp(env->jmp_env, 0) == 0) {
-        TranslationBlock *tb = next_tb(ec, env);
+        TranslationBlock *tb = next_tb(ec, env, NULL, 0);
         run_tb(ec, env, tb, accel);
         ret = 0;
     } else {

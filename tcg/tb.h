@@ -61,6 +61,11 @@ typedef struct TranslationBlock {
      * the code right after each (the "unchained" destination). */
     uint32_t jmp_insn_offset[2];
     uint32_t jmp_reset_offset[2];
+    /* Start pc of the block whose commit leaves through goto_tb slot n:
+     * the source the exec loop reports (TRAPARG0) when that edge lands on
+     * a TB that may not be entered by a branch (TB_C_CFI_BAD).  Set by the
+     * front end; 0 means "use env->bpc". */
+    uint64_t jmp_src_bpc[2];
 
     /* IR kept for the interpreter (after optimisation). */
     IRInsn *ir;

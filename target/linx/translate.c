@@ -295,6 +295,10 @@ void gen_block_start(DisasContext *ctx, LinxBranchKind kind, LinxBlockType type,
 /* Leave the TB for a static successor through goto_tb slot @slot. */
 static void gen_goto_static(DisasContext *ctx, unsigned slot, uint64_t dest)
 {
+    if (slot < 2) {
+        /* The source the exec loop reports if @dest is no block start. */
+        ctx->tb->jmp_src_bpc[slot] = ctx->bs.bpc;
+    }
     ir_gen_goto_tb(ctx->ir, slot);
     ir_gen_movi(ctx->ir, cpu_field(ctx, pc), (int64_t)dest);
     ir_gen_exit_tb(ctx->ir, (uint64_t)(uintptr_t)ctx->tb | slot);
@@ -305,6 +309,9 @@ static void gen_goto_static(DisasContext *ctx, unsigned slot, uint64_t dest)
  * block starts, which then raise the CFI trap from the exec loop). */
 static void gen_goto_dynamic(DisasContext *ctx, IRTemp dest)
 {
+    /* The commit discarded BPC; the CFI trap for a bad target reports the
+     * branching block from env->bpc (tcg/exec.c). */
+    ir_gen_movi(ctx->ir, cpu_field(ctx, bpc), (int64_t)ctx->bs.bpc);
     ir_gen_mov(ctx->ir, cpu_field(ctx, pc), dest);
     ir_gen_lookup_and_goto_ptr(ctx->ir);
 }
