@@ -61,6 +61,13 @@ typedef struct BackendState {
      * flushes the TBs when it changes); off after backend_init(). */
     bool guest_direct;
     uintptr_t guest_base;
+    /* Indirect jumps (docs/performance.md): a call of lookup_info (the
+     * exec layer's lookup helper, tcg/exec.h) becomes an inline probe of
+     * env->tb_jmp_cache - a hit yields the TB's host code without a call -
+     * and calls lookup_slow(env) on a miss.  NULL (the default): a plain
+     * call.  The exec layer sets them unless chaining is off. */
+    const IRHelperInfo *lookup_info;
+    uint64_t (*lookup_slow)(CPULinxState *env);
 } BackendState;
 
 /* Emit the prologue/epilogue at the start of @cb (reserved across flushes). */

@@ -55,7 +55,9 @@ void linx_exec_set_single_step(LinxExecContext *ec, bool on)
         ec->tb_flags_extra &= ~(uint32_t)TB_F_ONE_INSN;
     }
     /* No chain made before may carry a step past one TB (host code jumps
-     * without returning): start from an empty cache.  Debugger use only. */
+     * without returning): start from an empty cache, and translate indirect
+     * jumps as lookup calls again.  Debugger use only. */
+    linx_exec_update_inline_lookup(ec);
     tb_flush_all(ec);
 }
 

@@ -79,6 +79,10 @@ static inline unsigned tb_jmp_cache_hash(uint64_t pc)
                       (LINX_TB_JMP_CACHE_SIZE - 1));
 }
 
+/* exec.c: tell the backend whether to probe the jump cache in line for
+ * indirect jumps (off without chaining or while single-stepping). */
+void linx_exec_update_inline_lookup(LinxExecContext *ec);
+
 /* tb-cache.c */
 void tb_cache_init(LinxExecContext *ec);
 void tb_cache_destroy(LinxExecContext *ec);

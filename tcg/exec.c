@@ -135,6 +135,9 @@ LinxExecContext *linx_exec_new(const LinxExecOptions *opts, char *err, size_t er
         } else if (ec->cb.reserved < ec->cb.used) {
             code_buffer_set_reserved(&ec->cb);
         }
+        if (ec->backend) {
+            linx_exec_update_inline_lookup(ec);
+        }
     }
     return ec;
 }
@@ -487,6 +490,16 @@ void linx_tb_flush(CPULinxState *env)
 /* ------------------------------------------------------------------ */
 /* Indirect jumps                                                      */
 /* ------------------------------------------------------------------ */
+
+void linx_exec_update_inline_lookup(LinxExecContext *ec)
+{
+    /* The inline probe follows indirect jumps without the loop: not when
+     * every TB must return to it. */
+    bool on = !ec->nochain && !ec->single_step;
+
+    ec->bs.lookup_info = on ? &linx_helper_lookup_tb_ptr_info : NULL;
+    ec->bs.lookup_slow = on ? helper_lookup_tb_ptr : NULL;
+}
 
 static uint64_t exit_target(const LinxExecContext *ec)
 {

@@ -22,6 +22,7 @@
  * callee-saved registers or to memory; argument registers are filled by
  * one parallel move (cycles broken with xchg).
  */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "x86-gen.h"
@@ -167,6 +168,94 @@ static void arg_source(X86Gen *g, IRTemp t, ArgSource *a)
     }
 }
 
+/* ------------------------------------------------------------------ */
+/* The lookup helper, inline                                           */
+/* ------------------------------------------------------------------ */
+
+_Static_assert(offsetof(TranslationBlock, cflags) == offsetof(TranslationBlock, flags) + 4,
+               "flags and cflags compared as one qword");
+
+/* Register holding env->pc's current value (globals are in memory now). */
+static int lookup_pc_reg(X86Gen *g, int scratch)
+{
+    const int32_t off = (int32_t)offsetof(CPULinxState, pc);
+
+    for (unsigned i = 0; i < g->ir->nglobals && i < g->ntemps; i++) {
+        const X86Temp *ts = &g->temps[i];
+        if (ts->kind == IR_TEMP_GLOBAL && ts->env_offset == off && ts->loc == X86_VAL_REG) {
+            return ts->reg;
+        }
+    }
+    x86_ld(&g->e, OPC_MOV_GvEv | X86_P_W, scratch, X86_ENV_REG, off);
+    return scratch;
+}
+
+/*
+ * helper_lookup_tb_ptr's fast path in line (the globals are in env and
+ * the call-clobbered registers free, as for the call):
+ *
+ *     rorx rax, P, 1; rorx rdx, P, 1 + BITS; xor rax, rdx; and eax, SIZE - 1
+ *     mov  rax, [rbp + rax*8 + tb_jmp_cache]   ; TB or NULL
+ *     test rax, rax;                jz  miss
+ *     cmp  P, [rax + pc];           jne miss
+ *     cmp  qword [rax + flags], F;  jne miss   ; flags == context flags, cflags == 0
+ *     cmp  qword [rbp + resume], 0; jne miss   ; (then the CPU adds no flag)
+ *     mov  rax, [rax + host_code];  jmp done
+ *   miss:
+ *     mov  rdi, rbp; call lookup_slow           ; the helper itself
+ *   done:                                        ; rax = where goto_ptr goes
+ *
+ * The helper also refuses to chain while env->exit_request is set: like a
+ * chained goto_tb, the probe leaves that to the TB_F_EXIT_CHECK test at the
+ * target's entry.  cflags == 0 excludes TB_C_CFI_BAD (invalid TBs are
+ * never in the jump cache).
+ */
+static void gen_lookup_inline(X86Gen *g)
+{
+    X86Emitter *e = &g->e;
+    const int h = X86_RAX, t = X86_RDX;
+    int p = lookup_pc_reg(g, X86_RCX);
+    size_t miss[5], done;
+    unsigned n = 0;
+    int32_t extra = (int32_t)(g->tb->flags & TB_F_CONTEXT_MASK);
+
+    if (g->bs->host_features & X86_FEAT_BMI2) {
+        x86_rorx(e, h, p, 1);
+        x86_rorx(e, t, p, 1 + LINX_TB_JMP_CACHE_BITS);
+    } else {
+        x86_mov_rr(e, h, p);
+        x86_shift_ri(e, X86_SHIFT_SHR, h, 1);
+        x86_mov_rr(e, t, p);
+        x86_shift_ri(e, X86_SHIFT_SHR, t, 1 + LINX_TB_JMP_CACHE_BITS);
+    }
+    x86_alu_rr(e, X86_ALU_XOR, h, t);
+    x86_alu_ri(e, X86_ALU_AND, h, LINX_TB_JMP_CACHE_SIZE - 1);
+    x86_modrm_mem(e, OPC_MOV_GvEv | X86_P_W, h, X86_ENV_REG, h, 3,
+                  (int32_t)offsetof(CPULinxState, tb_jmp_cache));
+    x86_test_rr(e, h, h);
+    miss[n++] = x86_jcc_rel32(e, X86_CC_E);
+    x86_modrm_mem(e, OPC_ALU_GvEv(X86_ALU_CMP) | X86_P_W, p, h, X86_NO_REG, 0,
+                  (int32_t)offsetof(TranslationBlock, pc));
+    miss[n++] = x86_jcc_rel32(e, X86_CC_NE);
+    x86_modrm_mem(e, OPC_GRP1_EvIz | X86_P_W, X86_ALU_CMP, h, X86_NO_REG, 0,
+                  (int32_t)offsetof(TranslationBlock, flags));
+    x86_u32(e, (uint32_t)extra);
+    miss[n++] = x86_jcc_rel32(e, X86_CC_NE);
+    x86_modrm_mem(e, OPC_GRP1_EvIb | X86_P_W, X86_ALU_CMP, X86_ENV_REG, X86_NO_REG, 0,
+                  (int32_t)offsetof(CPULinxState, resume));
+    x86_byte(e, 0);
+    miss[n++] = x86_jcc_rel32(e, X86_CC_NE);
+    x86_modrm_mem(e, OPC_MOV_GvEv | X86_P_W, h, h, X86_NO_REG, 0,
+                  (int32_t)offsetof(TranslationBlock, host_code));
+    done = x86_jmp_rel32(e);
+    for (unsigned i = 0; i < n; i++) {
+        x86_patch_rel32(e, miss[i], e->pos);
+    }
+    x86_mov_rr(e, x86_arg_regs[0], X86_ENV_REG);
+    x86_emit_call(g, (const void *)g->bs->lookup_slow);
+    x86_patch_rel32(e, done, e->pos);
+}
+
 void x86_gen_call(X86Gen *g, const IRInsn *insn)
 {
     const uint64_t idx = insn->args[insn->nout + insn->nin];
@@ -186,6 +275,11 @@ void x86_gen_call(X86Gen *g, const IRInsn *insn)
         ra_sync_globals(g);
     }
     ra_evict_call_clobbered(g, insn);
+    if (h == g->bs->lookup_info && g->bs->lookup_slow && nargs == 1 && insn->nout == 1) {
+        gen_lookup_inline(g);
+        ra_set_output_reg(g, (IRTemp)insn->args[0], X86_RET_REG);
+        return;
+    }
 
     /* Stack arguments first: they read registers and memory but write
      * neither. */

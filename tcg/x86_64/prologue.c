@@ -69,6 +69,8 @@ bool backend_init(BackendState *bs, CodeBuffer *cb)
     bs->st_slow = linx_st_slow;
     bs->guest_direct = false;
     bs->guest_base = 0;
+    bs->lookup_info = NULL;
+    bs->lookup_slow = NULL;
     bs->fallbacks = 0;
 
     bs->entry = (LinxJitEntry)(uintptr_t)x86_rx_here(&e);

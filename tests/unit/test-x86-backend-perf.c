@@ -6,10 +6,13 @@
  *     out-of-line stub), the fall-through keeps them in registers;
  *   - direct mode: a TLB hit adds the window base held in r15 (no addend
  *     load), a TLB_NOT_DIRECT page takes the slow path, and C callers
- *     (linx_ld/linx_st) ignore that flag.
+ *     (linx_ld/linx_st) ignore that flag;
+ *   - the lookup helper's jump-cache probe in line: a hit jumps to the
+ *     TB's code without a call, every kind of miss calls the helper.
  */
 #include "test-x86-backend-fixture.h"
 
+#include "tcg/exec-internal.h"
 #include "tcg/x86_64/x86-gen.h"
 
 #define LISTING_MAX 65536
@@ -236,12 +239,90 @@ static void test_direct_mode(void **state)
     fixture_fini(&f);
 }
 
+/* The lookup helper double: counts calls, returns the epilogue's address
+ * (which the test leaves in env->traparg0). */
+static uint64_t double_lookup(CPULinxState *env)
+{
+    env->insn_count++;
+    return env->traparg0;
+}
+
+static const IRHelperInfo h_lookup = { "lookup_tb_ptr", (void *)double_lookup, 1, 1,
+                                       IR_CALL_NO_WG, NULL };
+
+static void test_inline_lookup(void **state)
+{
+    enum { CASES = 7 };
+    JitFixture f;
+    TranslationBlock target;
+    const uint64_t pc = 0x12344;
+    const unsigned slot = tb_jmp_cache_hash(pc);
+
+    for (unsigned bmi2 = 0; bmi2 < 2; bmi2++) {
+        fixture_init(&f);
+        if (!bmi2) {
+            f.bs.host_features &= ~(uint32_t)X86_FEAT_BMI2;
+        }
+        f.env->traparg0 = (uint64_t)(uintptr_t)f.bs.exit_addr;
+        /* The target TB: g2 = 77, exit 0x40. */
+        ir_gen_movi(f.ir, f.g[2], 77);
+        ir_gen_exit_tb(f.ir, 0x40);
+        fixture_gen(&f, NULL);
+        target = f.tb;
+        /* The source: g3 += 1 (dirty at the jump), then the lookup. */
+        ir_reset(f.ir);
+        ir_gen_addi(f.ir, f.g[3], f.g[3], 1);
+        IRTemp t = ir_temp(f.ir), a[1] = { f.ir->env };
+        ir_gen_call(f.ir, &h_lookup, t, 1, a);
+        ir_gen_goto_ptr(f.ir, t);
+        f.bs.lookup_info = &h_lookup;
+        f.bs.lookup_slow = double_lookup;
+        fixture_gen(&f, NULL);
+
+        for (unsigned c = 0; c < CASES; c++) {
+            bool hit = c == 0;
+            target.pc = c == 2 ? pc + 2 : pc;
+            target.flags = c == 3 ? TB_F_TRACE : 0;
+            target.cflags = c == 4 ? TB_C_CFI_BAD : 0;
+            f.env->tb_jmp_cache[slot] = c == 1 ? NULL : &target;
+            f.env->resume = c == 5 ? TB_F_RESUME : 0;
+            f.env->pc = pc;
+            f.env->gpr[2] = 0;
+            f.env->gpr[3] = 10;
+            f.env->insn_count = 0;
+            if (c == 6) {
+                /* Wrong slot: another pc's entry. */
+                f.env->tb_jmp_cache[slot] = NULL;
+                f.env->tb_jmp_cache[(slot + 1) % LINX_TB_JMP_CACHE_SIZE] = &target;
+            }
+            assert_int_equal(fixture_run(&f), hit ? 0x40 : 0);
+            assert_int_equal(f.env->gpr[2], hit ? 77 : 0);
+            assert_int_equal(f.env->gpr[3], 11);
+            assert_int_equal(f.env->insn_count, hit ? 0 : 1);
+            f.env->tb_jmp_cache[(slot + 1) % LINX_TB_JMP_CACHE_SIZE] = NULL;
+        }
+        /* Without lookup_slow the call stays a call (chaining off). */
+        f.bs.lookup_slow = NULL;
+        fixture_gen(&f, NULL);
+        f.env->tb_jmp_cache[slot] = &target;
+        target.pc = pc;
+        target.flags = target.cflags = 0;
+        f.env->resume = 0;
+        f.env->insn_count = 0;
+        assert_int_equal(fixture_run(&f), 0);
+        assert_int_equal(f.env->insn_count, 1);
+        f.env->tb_jmp_cache[slot] = NULL;
+        fixture_fini(&f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_brcond_writes_back_on_taken_path),
         cmocka_unit_test(test_unrolled_loop_exits),
         cmocka_unit_test(test_direct_mode),
+        cmocka_unit_test(test_inline_lookup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
