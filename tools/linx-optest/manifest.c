@@ -204,9 +204,10 @@ static bool load_case(GKeyFile *kf, const char *group, const OptTolerance *def, 
             }
             g_strfreev(w);
         } else if (strcmp(k, "status") == 0) {
-            uint64_t v;
+            uint64_t v = 0;
+
             ok = parse_u64(val, &v) && v < 256;
-            c->status = (int)v;
+            c->status = ok ? (int)v : 0;
             if (!ok) {
                 fail(sub, sizeof(sub), "status: expected 0..255, got '%s'", val);
             }
