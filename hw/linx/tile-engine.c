@@ -1,6 +1,7 @@
 /*
- * Run-time block engine for TMA headers gathered in env->hdr (see
- * tile-engine.h).
+ * Run-time block engine for CUBE headers gathered in env->hdr (see
+ * tile-engine.h).  TMA headers are planned at translation time
+ * (target/linx/tma-translate.h) and never come here.
  */
 #include "hw/linx/tile-engine.h"
 
@@ -15,12 +16,6 @@ enum {
     HDR_PRESENT_SHIFT = 62,
     BARG_FORMAT_MASK = 0x707f,
     BARG_FORMAT_MATCH = 0x3043,
-    FIELD5 = 0x1f,
-    RESERVED_BARG_FORMAT = 0x1f,
-    /* Register codes standing for the gathered values in the descriptor. */
-    FAKE_REG_IOR0 = 1,
-    FAKE_REG_IOR1 = 2,
-    FAKE_REG_SIZE = 3,
     IOT_SIZE_SHIFT = 32,
 };
 
@@ -32,68 +27,6 @@ static bool present(uint64_t v)
 static unsigned bits(uint32_t w, unsigned hi, unsigned lo)
 {
     return (w >> lo) & ((1u << (hi - lo + 1)) - 1);
-}
-
-void linx_tile_header_to_tma(const LinxBlockHeader *h, const uint64_t lb[3], TmaDesc *d,
-                             uint64_t regs[4])
-{
-    memset(regs, 0, 4 * sizeof(regs[0]));
-    tma_desc_init(d, (unsigned)h->func, (unsigned)h->dtype);
-    if (present(h->arg)) {
-        uint32_t w = (uint32_t)h->arg;
-
-        if ((w & BARG_FORMAT_MASK) == BARG_FORMAT_MATCH) {
-            tma_desc_set_barg(d, bits(w, 11, 7));
-        } else if (!tma_desc_set_barg_word(d, w)) {
-            tma_desc_set_barg(d, RESERVED_BARG_FORMAT);
-        }
-    }
-    if (present(h->datr)) {
-        uint32_t w = (uint32_t)h->datr;
-
-        tma_desc_set_datr(d, bits(w, 11, 7), bits(w, 28, 27));
-    }
-    if (present(h->text)) {
-        tma_desc_add_text(d);
-    }
-    for (unsigned k = 0; k < 3; k++) {
-        if (h->dim_mask & (1u << k)) {
-            tma_desc_set_dim(d, k, 0, lb[k]);
-        }
-    }
-    /* The front end keeps the non-zero B.IOR registers' values in header
-     * order: one value is the base, two are [base, stride] (B.DATR) or
-     * [stride, base] (B.ARG); tma_plan applies the rule to the codes. */
-    if (h->nior >= 2) {
-        regs[FAKE_REG_IOR0] = h->ior[0];
-        regs[FAKE_REG_IOR1] = h->ior[1];
-        tma_desc_add_ior(d, FAKE_REG_IOR0, FAKE_REG_IOR1, 0);
-    } else if (h->nior == 1) {
-        regs[FAKE_REG_IOR0] = h->ior[0];
-        tma_desc_add_ior(d, FAKE_REG_IOR0, 0, 0);
-    }
-    for (uint64_t i = 0; i < h->niot && i < LINX_HDR_MAX_IOT; i++) {
-        uint32_t w = (uint32_t)h->iot[i];
-        unsigned f3 = bits(w, 14, 12);
-        TmaIot iot;
-
-        iot.reuse[1] = bits(w, 31, 31);
-        iot.reuse[0] = bits(w, 30, 30);
-        iot.src_absent[1] = bits(w, 29, 29);
-        iot.src_absent[0] = bits(w, 28, 28);
-        iot.dst = (uint8_t)bits(w, 27, 25);
-        iot.src[1] = (uint8_t)bits(w, 24, 20);
-        iot.src[0] = (uint8_t)bits(w, 19, 15);
-        iot.last = f3 & 1;
-        iot.size_is_reg = f3 < 6; /* B.IOT (4, 5) vs B.IOTI (6, 7) */
-        if (iot.size_is_reg) {
-            regs[FAKE_REG_SIZE] = h->iot[i] >> IOT_SIZE_SHIFT;
-            iot.size = bits(w, 11, 7) ? FAKE_REG_SIZE : 0;
-        } else {
-            iot.size = (uint8_t)bits(w, 11, 7);
-        }
-        tma_desc_add_iot(d, &iot);
-    }
 }
 
 bool linx_tile_header_to_cube(const LinxBlockHeader *h, const uint64_t lb[3], LinxCubeOp *op,
@@ -161,10 +94,8 @@ bool linx_tile_header_to_cube(const LinxBlockHeader *h, const uint64_t lb[3], Li
 
 void linx_tile_engine_init(LinxTileEngine *e, const TmaOptions *opts)
 {
+    (void)opts; /* TMA headers are planned by the translator */
     memset(e, 0, sizeof(*e));
-    if (opts) {
-        e->opts = *opts;
-    }
 }
 
 static _Noreturn void raise_fault(CPULinxState *env, const TmaFault *f)
@@ -176,11 +107,6 @@ void linx_tile_block_engine(CPULinxState *env, void *opaque)
 {
     LinxTileEngine *e = opaque;
     const LinxBlockHeader *h = &env->hdr;
-    uint64_t regs[4], gpr[LINX_NUM_GPRS] = { 0 };
-    TmaDesc d;
-    TmaPlan local;
-    const TmaPlan *p;
-    TmaRuntimeArgs a;
     TmaFault f;
 
     if (h->type == LINX_BLK_CUBE && env->tiles) {
@@ -195,36 +121,10 @@ void linx_tile_block_engine(CPULinxState *env, void *opaque)
         }
         return;
     }
-    if (h->type != LINX_BLK_TMA || !env->tiles || !env->mem) {
-        if (e && e->next && h->type != LINX_BLK_TMA && h->type != LINX_BLK_CUBE) {
-            e->next(env, e->next_opaque);
-            return;
-        }
-        linx_raise_exception(env, LINX_TRAP_ILLEGAL_INST, LINX_CAUSE(LINX_EC_ILLEGAL, 0),
-                             env->pc, env->pc);
+    if (e && e->next && h->type != LINX_BLK_TMA && h->type != LINX_BLK_CUBE) {
+        e->next(env, e->next_opaque);
+        return;
     }
-    linx_tile_header_to_tma(h, env->lb, &d, regs);
-    if (e && e->cached && memcmp(&d, &e->cache_desc, sizeof(d)) == 0) {
-        p = &e->cache_plan;
-        e->plan_hits++;
-    } else if (e) {
-        e->cache_desc = d;
-        tma_plan(&d, &e->opts, &e->cache_plan);
-        e->cached = true;
-        p = &e->cache_plan;
-    } else {
-        tma_plan(&d, NULL, &local);
-        p = &local;
-    }
-    if (e) {
-        e->tma_blocks++;
-    }
-    if (p->fault.rule != TMA_OK) {
-        raise_fault(env, &p->fault);
-    }
-    memcpy(gpr, regs, sizeof(regs));
-    tma_args_from_gprs(p, gpr, &a);
-    if (!tma_exec(env->tiles, env->mem, p, &a, &f)) {
-        raise_fault(env, &f);
-    }
+    linx_raise_exception(env, LINX_TRAP_ILLEGAL_INST, LINX_CAUSE(LINX_EC_ILLEGAL, 0), env->pc,
+                         env->pc);
 }
