@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "hw/linx/tile-cube-fast.h"
 #include "hw/linx/tile-dtype.h"
 #include "target/linx/cpu.h"
 
@@ -138,6 +139,11 @@ static bool exec_matmul(LinxTileState *ts, const LinxCubeOp *op, TmaFault *f)
     if (accumulate && (!acc->valid || acc->m != op->m || acc->n != op->n || acc->dtype != at)) {
         return cube_fail(f, LINX_CUBE_CHAIN, acc->valid);
     }
+    if (!op->reference && linx_cube_matmul_fast(a, b, op->dtype, (uint32_t)op->m,
+                                                (uint32_t)op->n, (uint32_t)op->k, accumulate,
+                                                acc->data)) {
+        goto done; /* the same results, vectorised (docs/kernels.md "CUBE") */
+    }
     for (uint32_t i = 0; i < op->m; i++) {
         for (uint32_t j = 0; j < op->n; j++) {
             uint8_t *out = acc->data + ((size_t)i * op->n + j) * ACC_ELEM_BYTES;
@@ -177,6 +183,7 @@ static bool exec_matmul(LinxTileState *ts, const LinxCubeOp *op, TmaFault *f)
             }
         }
     }
+done:
     acc->m = (uint16_t)op->m;
     acc->n = (uint16_t)op->n;
     acc->dtype = (uint8_t)at;

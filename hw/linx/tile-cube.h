@@ -62,6 +62,7 @@ typedef struct LinxCubeOp {
     uint32_t dst_bytes;  /* ACCCVT destination size */
     uint8_t quant;       /* LinxCubeQuant (ACCCVT) */
     uint64_t quant_word; /* scale | offset << 37 (ACCCVT scalar quant) */
+    bool reference;      /* TMATMUL*: the reference loops, not tile-cube-fast.c */
 } LinxCubeOp;
 
 typedef enum LinxCubeRule {

@@ -27,6 +27,7 @@
 #include "helper-gen.h"
 #include "hw/core/guest-memory.h"
 #include "hw/linx/tepl.h"
+#include "hw/linx/tile-cube-fast.h"
 #include "kernel-internal.h"
 
 enum {
@@ -519,7 +520,8 @@ static void gen_cube_commit(DisasContext *ctx, const KHeader *h, uint64_t fall, 
             q1 = gen_read_src(ctx, h->ior_nz[1]);
         }
     }
-    desc = linx_kcube_pack(h->func, h->dtype, nsrc, src, dst_kind, quant, h->nior_nz >= 2);
+    desc = linx_kcube_pack(h->func, h->dtype, nsrc, src, dst_kind, quant, h->nior_nz >= 2,
+                           linx_cube_reference_from_env());
     gen_helper_cube(ctx, IR_NO_TEMP, ir->env, gen_const(ctx, (int64_t)desc), q0, q1, dst_size,
                     gen_const(ctx, (int64_t)bs->bpc));
     goto_fall(ctx, fall, false);

@@ -286,14 +286,14 @@ void helper_tepl(CPULinxState *env, uint64_t desc, uint64_t scalar, uint64_t siz
 }
 
 /* desc: func[3:0] | dtype[8:4] | nsrc[10:9] | src0[15:11] | src1[20:16] |
- * dst_kind[23:21] | quant[28:24] | two quant values[29] */
+ * dst_kind[23:21] | quant[28:24] | two quant values[29] | reference[30] */
 uint64_t linx_kcube_pack(unsigned func, unsigned dtype, unsigned nsrc, const uint8_t src[2],
-                         unsigned dst_kind, unsigned quant, bool two_quant)
+                         unsigned dst_kind, unsigned quant, bool two_quant, bool reference)
 {
     return (uint64_t)(func & 15) | (uint64_t)(dtype & 31) << 4 | (uint64_t)(nsrc & 3) << 9 |
            (uint64_t)(src[0] & 31) << 11 | (uint64_t)(src[1] & 31) << 16 |
            (uint64_t)(dst_kind & 7) << 21 | (uint64_t)(quant & 31) << 24 |
-           (uint64_t)two_quant << 29;
+           (uint64_t)two_quant << 29 | (uint64_t)reference << 30;
 }
 
 void helper_cube(CPULinxState *env, uint64_t desc, uint64_t q0, uint64_t q1, uint64_t size,
@@ -318,6 +318,7 @@ void helper_cube(CPULinxState *env, uint64_t desc, uint64_t q0, uint64_t q1, uin
     op.m = env->lb[0];
     op.n = env->lb[1];
     op.k = env->lb[2];
+    op.reference = (desc >> 30) & 1;
     if (!linx_cube_exec(env->tiles, &op, &f)) {
         raise_tile_fault(env, &f, pc);
     }

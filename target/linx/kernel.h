@@ -77,9 +77,10 @@ enum {
 
 /* The static part of a CUBE block: Function, DataType, up to 2 source
  * tiles (@nsrc 3 = more than two), ACCCVT's destination hand and quant
- * mode (B.ARG format), whether B.IOR gave two quant values. */
+ * mode (B.ARG format), whether B.IOR gave two quant values, whether
+ * TMATMUL uses the reference loops (LINX_CUBE_REFERENCE). */
 uint64_t linx_kcube_pack(unsigned func, unsigned dtype, unsigned nsrc, const uint8_t src[2],
-                         unsigned dst_kind, unsigned quant, bool two_quant);
+                         unsigned dst_kind, unsigned quant, bool two_quant, bool reference);
 
 /* ---- Translator hooks (translate.c) ---- */
 
