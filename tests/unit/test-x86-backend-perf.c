@@ -8,7 +8,9 @@
  *     load), a TLB_NOT_DIRECT page takes the slow path, and C callers
  *     (linx_ld/linx_st) ignore that flag;
  *   - the lookup helper's jump-cache probe in line: a hit jumps to the
- *     TB's code without a call, every kind of miss calls the helper.
+ *     TB's code without a call, every kind of miss calls the helper;
+ *   - the TLB reaches two 4 MiB buffers 4 MiB apart at once (no entry of
+ *     one evicts an entry of the other).
  */
 #include "test-x86-backend-fixture.h"
 
@@ -316,6 +318,37 @@ static void test_inline_lookup(void **state)
     }
 }
 
+/*
+ * Source and destination 4 MiB apart, 4 MiB each (tests/bench/linx/
+ * memcpy.s): after touching every page of both, every page still has its
+ * own TLB entry (with 1,024 entries page i of one buffer evicted page i
+ * of the other, and copies between them took the slow path per page).
+ */
+static void test_tlb_reach(void **state)
+{
+    const uint64_t src = 0x80000000, dst = src + (4 << 20), len = 4 << 20;
+    GuestMemory *gm = guest_mem_new(GUEST_MEM_LIMIT_DEFAULT);
+    CPULinxState *env = calloc(1, sizeof(*env));
+
+    (void)state;
+    assert_non_null(gm);
+    assert_non_null(env);
+    assert_true(guest_mem_map(gm, src, 2 * len, GM_PROT_READ | GM_PROT_WRITE, false));
+    env->mem = gm;
+    linx_tlb_flush(env);
+    for (uint64_t off = 0; off < len; off += GUEST_PAGE_SIZE) {
+        linx_st(env, dst + off, off, IR_MO_64 | IR_MO_ALIGN, 0);
+        assert_int_equal(linx_ld(env, src + off, IR_MO_64 | IR_MO_ALIGN, 0), 0);
+    }
+    for (uint64_t off = 0; off < len; off += GUEST_PAGE_SIZE) {
+        assert_int_equal(linx_tlb_entry(env, src + off)->addr_read & GUEST_PAGE_MASK, src + off);
+        assert_int_equal(linx_tlb_entry(env, dst + off)->addr_write & GUEST_PAGE_MASK, dst + off);
+        assert_int_equal(linx_ld(env, dst + off, IR_MO_64 | IR_MO_ALIGN, 0), off);
+    }
+    free(env);
+    guest_mem_free(gm);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -323,6 +356,7 @@ int main(void)
         cmocka_unit_test(test_unrolled_loop_exits),
         cmocka_unit_test(test_direct_mode),
         cmocka_unit_test(test_inline_lookup),
+        cmocka_unit_test(test_tlb_reach),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
