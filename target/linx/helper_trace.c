@@ -10,6 +10,7 @@
  * 8-byte store per step, as the peer.  Atomics and the frame templates
  * report no access.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "hw/core/guest-memory.h"
@@ -17,6 +18,7 @@
 
 #include "decode.h"
 #include "helper-proto.h"
+#include "trace-info.h"
 
 /* Destination written since the previous record: 1..23 GPR, 31 T push,
  * 30 U push, 0 none; @data gets its value. */
@@ -171,13 +173,34 @@ static void trace_template_step(CPULinxState *env, uint64_t dst, uint64_t size, 
     r->mem_wdata = v;
 }
 
-void helper_trace_insn(CPULinxState *env, uint64_t pc, uint64_t raw, uint64_t len)
+/* The block fields (trace-info.h) of record @r; @meta holds tile_meta. */
+static void trace_block_fields(uint64_t info, LinxCommitRecord *r, char *meta, size_t n)
+{
+    LinxTraceInfo t;
+
+    linx_trace_info_unpack(info, &t);
+    r->block_kind = linx_trace_kind_name(t.kind);
+    r->lane_id = t.kind == LINX_TK_VPAR || t.kind == LINX_TK_VSEQ ? 0 : -1;
+    if (linx_trace_kind_is_tile(t.kind)) {
+        snprintf(meta, n, "func=%u,dtype=%u,iot_valid=%u,iot_count=%u", (unsigned)t.func,
+                 (unsigned)t.dtype, t.niot ? 1u : 0u, (unsigned)t.niot);
+        r->tile_meta = meta;
+        r->tile_ref_src = t.src0;
+        r->tile_ref_dst = t.src1;
+    }
+}
+
+/* @info: the instruction length, with the block fields above it
+ * (trace-info.h, packed by the translator). */
+void helper_trace_insn(CPULinxState *env, uint64_t pc, uint64_t raw, uint64_t info)
 {
     LinxCommitRecord r;
     LinxInsn insn;
     bool decoded, present;
     bool tmpl = false;
     uint64_t data = 0, dst = 0, size = 0;
+    uint64_t len = info & 0xff;
+    char meta[80];
     unsigned rd;
 
     if (!env->trace) {
@@ -201,8 +224,7 @@ void helper_trace_insn(CPULinxState *env, uint64_t pc, uint64_t raw, uint64_t le
     r.pc = pc;
     r.insn = raw;
     r.len = (uint32_t)len;
-    r.block_kind = "scalar";
-    r.lane_id = -1;
+    trace_block_fields(info, &r, meta, sizeof(meta));
     r.next_pc = pc;
     uint64_t steps = trace_template_steps(env, raw, len);
     for (uint64_t k = 0; k + 1 < steps; k++) {
@@ -226,8 +248,6 @@ void helper_trace_insn(CPULinxState *env, uint64_t pc, uint64_t raw, uint64_t le
         r.dst_reg = rd;
         r.dst_data = data;
     }
-    r.block_kind = "scalar";
-    r.lane_id = -1;
     r.next_pc = pc + len;
     linx_commit_trace_write(env->trace, &r);
 }

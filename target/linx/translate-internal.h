@@ -65,6 +65,10 @@ typedef struct LinxBlockState {
     uint64_t hdr_ior_regs; /* their register codes, 5 bits each */
     uint8_t t_head, t_count; /* T ring: t#1 = tq[t_head], pushes since start */
     uint8_t u_head, u_count;
+    /* Commit trace (trace-translate.c): the tile header's Function and
+     * DataType, the B.IOT/B.IOTI seen and SrcTile0/1 of the last one. */
+    uint16_t tr_func;
+    uint8_t tr_dtype, tr_niot, tr_src0, tr_src1;
 } LinxBlockState;
 
 /* How translation of the current instruction ended the TB. */
@@ -158,6 +162,9 @@ bool gen_illegal(DisasContext *ctx);
 /* Commit-trace record of the current instruction (TB_F_TRACE), for
  * translators whose instruction leaves the TB through a helper. */
 void gen_trace_insn(DisasContext *ctx);
+/* The block fields of the current instruction's record, packed with its
+ * length (trace-info.h); updates the block's trace bookkeeping. */
+uint64_t linx_trace_translate_info(DisasContext *ctx);
 
 /* ---- Block structure (trans_bbd.c.inc / translate.c) ---- */
 

@@ -262,7 +262,8 @@ void gen_trace_insn(DisasContext *ctx)
     }
     ctx->traced = true;
     gen_helper_trace_insn(ctx, IR_NO_TEMP, ctx->ir->env, gen_const(ctx, (int64_t)ctx->pc),
-                          gen_const(ctx, (int64_t)insn->raw), gen_const(ctx, insn->len));
+                          gen_const(ctx, (int64_t)insn->raw),
+                          gen_const(ctx, (int64_t)linx_trace_translate_info(ctx)));
 }
 
 bool gen_illegal(DisasContext *ctx)
