@@ -260,7 +260,11 @@ def scalar_template(fm):
     if "{T}" in head:
         mn = mn + ".{e:%s;ftype}" % ctx.take("SrcType")
     elif "{srcT2dstT}" in head:
-        variant = {"FCVTZ": "fi", "SCVTF": "si", "UCVTF": "ui"}.get(fm.mnemonic, "ff")
+        # FCVTA/M/N/P/Z convert float to integer (the LinxISA manual:
+        # "FCVTM converts an FP64, FP32, FP16, or E4M3 source to
+        # U64/U32/U16/U8 or S64/S32/S16/S8 with fixed round-down mode").
+        variant = {"FCVTA": "fi", "FCVTM": "fi", "FCVTN": "fi", "FCVTP": "fi", "FCVTZ": "fi",
+                   "SCVTF": "si", "UCVTF": "ui"}.get(fm.mnemonic, "ff")
         mn = mn + ".{cvt:%s,%s;%s}" % (ctx.take("SrcType"), ctx.take("DstType"), variant)
     elif "{.l1,.l2,.l3}" in head:
         mn = mn + "{e:%s;prf}" % ctx.take("model")

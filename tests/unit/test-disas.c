@@ -172,6 +172,12 @@ static const Known known[] = {
     { "10011181", LINX_DISAS_F_LEGACY, 0, "BSTART.TMA\tTLOAD, DT2" },
     { "10031181", 0, 0, "BSTART.CUBE\tTMATMUL, FP16" },
     { "10031181", LINX_DISAS_F_LEGACY, 0, "BSTART.CUBE\tMAMULB, DT2" },
+    /* FCVTA/M/N/P convert float to integer, as FCVTZ (the type after "2"
+     * is an integer type: DstType 8 = sd, 9 = sw, 0 = ud). */
+    { "400315eb", 0, 0, "fcvta.fd2sd\ta4, \t->s0" },
+    { "4003266b", 0, 0, "fcvtm.fd2sd\ta4, \t->s1" },
+    { "400336eb", 0, 0, "fcvtn.fd2sd\ta4, \t->s2" },
+    { "4003476b", 0, 0, "fcvtp.fd2sd\ta4, \t->s3" },
     /* A hidden field: LR.W's SrcZero. */
     { "20520f8b", 0, 0, "lr.w\t[a2], \t->t {SrcZero=5}" },
     /* SETC immediates: one value, or imm<<shamt when not canonical. */
