@@ -68,6 +68,15 @@ typedef struct BackendState {
      * call.  The exec layer sets them unless chaining is off. */
     const IRHelperInfo *lookup_info;
     uint64_t (*lookup_slow)(CPULinxState *env);
+    /* A global that lives in a reserved host register (x86-64: r14)
+     * across TBs instead of env (docs/performance.md): env offset of the
+     * 64-bit field, or -1 (the default: none).  The prologue loads it, the
+     * epilogue stores it, and env holds it whenever C code may look
+     * (helper calls that read globals, guest-memory slow paths); TB exits,
+     * chained jumps and labels do not store it.  The exec layer pins
+     * insn_count, which every TB adds to.  Set before generating code and
+     * not changed while TBs made with another setting exist. */
+    int32_t pinned_env_offset;
 } BackendState;
 
 /* Emit the prologue/epilogue at the start of @cb (reserved across flushes). */

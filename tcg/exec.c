@@ -137,6 +137,9 @@ LinxExecContext *linx_exec_new(const LinxExecOptions *opts, char *err, size_t er
         }
         if (ec->backend) {
             linx_exec_update_inline_lookup(ec);
+            /* Every TB adds to insn_count: keep it in a host register
+             * across TBs (docs/performance.md). */
+            ec->bs.pinned_env_offset = (int32_t)offsetof(CPULinxState, insn_count);
         }
     }
     return ec;

@@ -124,7 +124,8 @@ static void gen_mov(X86Gen *g, const IRInsn *insn)
         return;
     }
     int rs = ra_load(g, s, X86_ANY_REG, 0);
-    if (g->temps[d].kind == IR_TEMP_GLOBAL && x86_arg_dies(g, insn, 0)) {
+    if (g->temps[d].kind == IR_TEMP_GLOBAL && !g->temps[d].pinned &&
+        x86_arg_dies(g, insn, 0)) {
         /* Nothing reads the global before it is written back anyway:
          * store it now instead of copying into a register of its own. */
         ra_store_output(g, d, rs);

@@ -5,6 +5,8 @@
  * Block boundaries: before any branch or exit every dirty global is
  * written back; at a label every global is in memory and no local is
  * live (tcg/ir.h), so all paths into a label agree on where values are.
+ * The exception is the pinned global (BackendState.pinned_env_offset):
+ * its home is X86_PINNED_REG in every TB, the epilogue stores it.
  * Locals may stay in registers across a brcond (fall-through only).  A
  * brcond writes dirty globals back on its taken path only: "jcc stub",
  * and the stub, emitted after the TB's slow paths, stores them and jumps
@@ -340,7 +342,7 @@ void x86_gen_call(X86Gen *g, const IRInsn *insn)
 
 static void gen_br(X86Gen *g, uint32_t label)
 {
-    ra_sync_globals(g);
+    ra_sync_globals_at_boundary(g);
     add_label_ref(g, x86_jmp_rel32(&g->e), label);
     g->unreachable = true;
 }
@@ -359,7 +361,7 @@ static void gen_brcond(X86Gen *g, const IRInsn *insn)
     }
     X86Cond cc = x86_gen_compare(g, c, (IRTemp)insn->args[0], (IRTemp)insn->args[1]);
     uint32_t nsync;
-    uint32_t sync_start = ra_record_dirty_globals(g, &nsync);
+    uint32_t sync_start = ra_record_dirty_globals(g, &nsync, true);
 
     if (nsync == 0) {
         add_label_ref(g, x86_jcc_rel32(&g->e, cc), label);
@@ -394,7 +396,7 @@ static void gen_goto_tb(X86Gen *g, unsigned slot)
 {
     X86Emitter *e = &g->e;
 
-    ra_sync_globals(g);
+    ra_sync_globals_at_boundary(g);
     x86_restore_frame(g);
     x86_align(e, GOTO_TB_ALIGN, GOTO_TB_PHASE);
     if (slot < 2) {
@@ -413,7 +415,7 @@ static void gen_goto_tb(X86Gen *g, unsigned slot)
 
 static void gen_exit_tb(X86Gen *g, uint64_t val)
 {
-    ra_sync_globals(g);
+    ra_sync_globals_at_boundary(g);
     x86_restore_frame(g);
     if (val == 0) {
         x86_jmp_to(&g->e, (uintptr_t)g->bs->exit_addr);
@@ -428,7 +430,7 @@ static void gen_goto_ptr(X86Gen *g, IRTemp ptr)
 {
     int r = ra_load(g, ptr, X86_ANY_REG, 0);
 
-    ra_sync_globals(g);
+    ra_sync_globals_at_boundary(g);
     x86_restore_frame(g);
     x86_jmp_reg(&g->e, r);
     g->unreachable = true;
@@ -440,7 +442,7 @@ static void gen_set_label(X86Gen *g, uint32_t label)
         fprintf(stderr, "linxemu: x86-64 backend: set_label of unknown label %u\n", label);
         abort();
     }
-    ra_sync_globals(g);
+    ra_sync_globals_at_boundary(g);
     ra_at_label(g);
     g->label_pos[label] = (int64_t)g->e.pos;
     g->unreachable = false;

@@ -219,7 +219,7 @@ static void gen_qemu_ld(X86Gen *g, const IRInsn *insn)
     int ra = ra_load(g, addr, X86_ANY_REG, 0);
     int t0 = ra_scratch(g, X86_ALLOCATABLE);
     int t1 = ra_scratch(g, X86_ALLOCATABLE);
-    uint32_t sync_start = ra_record_dirty_globals(g, &nsync);
+    uint32_t sync_start = ra_record_dirty_globals(g, &nsync, false);
     int rd = ra_out_reg(g, insn, 0, ra, X86_REG_BIT(t0) | X86_REG_BIT(t1));
 
     uint32_t field = gen_tlb_check(g, ra, t0, t1, memop, false);
@@ -255,7 +255,7 @@ static void gen_qemu_st(X86Gen *g, const IRInsn *insn)
     int ra = ra_load(g, addr, X86_ANY_REG, 0);
     int t0 = ra_scratch(g, X86_ALLOCATABLE);
     int t1 = ra_scratch(g, X86_ALLOCATABLE);
-    uint32_t sync_start = ra_record_dirty_globals(g, &nsync);
+    uint32_t sync_start = ra_record_dirty_globals(g, &nsync, false);
 
     uint32_t field = gen_tlb_check(g, ra, t0, t1, memop, true);
     if (imm) {

@@ -6,11 +6,16 @@
  *     push rbp; push rbx; push r12; push r13; push r14; push r15
  *     sub  rsp, X86_FRAME_SIZE        ; rsp is now 16-byte aligned
  *     mov  rbp, rdi                   ; env stays in rbp for all TBs
+ *     mov  r15, [&bs->guest_base]
+ *     P = bs->pinned_env_offset; if (P >= 0) mov r14, [rbp + P]
  *     jmp  rsi
  * Epilogue:
  *   exit_addr:  xor eax, eax          ; "return 0"
- *   ret_addr:   add rsp, X86_FRAME_SIZE
+ *   ret_addr:   P = bs->pinned_env_offset; if (P >= 0) mov [rbp + P], r14
+ *               add rsp, X86_FRAME_SIZE
  *               pop r15 .. pop rbp; ret   ; returns rax
+ * (P is read at run time, like the window base: backend_init runs before
+ * the exec layer chooses it.)
  *
  * Chaining writes the rel32 of a goto_tb jump through the read-write view
  * of the code buffer (W^X: the executable view is never writable) with a
@@ -58,6 +63,24 @@ static uint32_t detect_features(void)
     return f;
 }
 
+/* Load (prologue) or store (epilogue) the pinned global's register when
+ * bs->pinned_env_offset >= 0, using @tmp:
+ *     movabs tmp, &bs->pinned_env_offset; movsxd tmp, dword [tmp]
+ *     test tmp, tmp; js skip; mov r14, [rbp + tmp]  (or the store)
+ *   skip: */
+static void emit_pinned_move(X86Emitter *e, BackendState *bs, int tmp, bool store)
+{
+    size_t skip;
+
+    x86_movi(e, tmp, (uint64_t)(uintptr_t)&bs->pinned_env_offset);
+    x86_modrm_mem(e, OPC_MOVSXD_GvEd | X86_P_W, tmp, tmp, X86_NO_REG, 0, 0);
+    x86_test_rr(e, tmp, tmp);
+    skip = x86_jcc_rel32(e, X86_CC_S);
+    x86_modrm_mem(e, (store ? OPC_MOV_EvGv : OPC_MOV_GvEv) | X86_P_W, X86_PINNED_REG,
+                  X86_ENV_REG, tmp, 0, 0);
+    x86_patch_rel32(e, skip, e->pos);
+}
+
 bool backend_init(BackendState *bs, CodeBuffer *cb)
 {
     size_t start = cb->used;
@@ -71,6 +94,7 @@ bool backend_init(BackendState *bs, CodeBuffer *cb)
     bs->guest_base = 0;
     bs->lookup_info = NULL;
     bs->lookup_slow = NULL;
+    bs->pinned_env_offset = -1;
     bs->fallbacks = 0;
 
     bs->entry = (LinxJitEntry)(uintptr_t)x86_rx_here(&e);
@@ -83,12 +107,14 @@ bool backend_init(BackendState *bs, CodeBuffer *cb)
      * entry: bs outlives the code buffer's users). */
     x86_movi(&e, X86_RAX, (uint64_t)(uintptr_t)&bs->guest_base);
     x86_ld(&e, OPC_MOV_GvEv | X86_P_W, X86_GUEST_BASE_REG, X86_RAX, 0);
+    emit_pinned_move(&e, bs, X86_RAX, false);
     x86_jmp_reg(&e, x86_arg_regs[1]);
 
     x86_align(&e, PROLOGUE_ALIGN, 0);
     bs->exit_addr = (const void *)x86_rx_here(&e);
     x86_alu_rr(&e, X86_ALU_XOR, X86_RAX, X86_RAX);
     bs->ret_addr = (const void *)x86_rx_here(&e);
+    emit_pinned_move(&e, bs, X86_RCX, true); /* rax holds the result */
     x86_alu_ri(&e, X86_ALU_ADD, X86_RSP, X86_FRAME_SIZE);
     for (unsigned i = sizeof(saved_regs); i-- > 0;) {
         x86_pop(&e, saved_regs[i]);

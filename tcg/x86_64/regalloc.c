@@ -16,7 +16,13 @@
  *     a basic block: they are written back at branches, labels, exits,
  *     helper calls that read globals, and in guest-memory slow paths;
  *   - at a label every global is in memory and no local is live (the IR
- *     rule; a violation is reported, not miscompiled).
+ *     rule; a violation is reported, not miscompiled);
+ *   - except the pinned global (BackendState.pinned_env_offset): it is
+ *     always in X86_PINNED_REG, which is never allocated to anything else;
+ *     it is written to env where C code may read it (calls that read
+ *     globals, slow paths, env loads of it), reloaded where C code may
+ *     have changed it (calls that write globals, env stores to it), and
+ *     the epilogue stores it when the JIT returns.
  */
 #include <stdlib.h>
 
@@ -58,12 +64,19 @@ void ra_init_tb(X86Gen *g)
     g->reg_owner[X86_GUEST_BASE_REG] = X86_OWNER_FIXED;
     g->locked = 0;
     g->nactive = 0;
+    g->pin_on = g->bs->pinned_env_offset >= 0;
+    g->pinned_temp = IR_NO_TEMP;
+    g->pinned_reload = false;
+    if (g->pin_on) {
+        g->reg_owner[X86_PINNED_REG] = X86_OWNER_FIXED;
+    }
     for (unsigned i = 0; i < g->ntemps; i++) {
         const IRTempInfo *ti = &g->ir->temps[i];
         X86Temp *ts = &g->temps[i];
         ts->kind = ti->kind;
         ts->has_slot = false;
         ts->active = false;
+        ts->pinned = false;
         ts->env_offset = ti->env_offset;
         switch (ti->kind) {
         case IR_TEMP_FIXED:
@@ -74,6 +87,16 @@ void ra_init_tb(X86Gen *g)
         case IR_TEMP_GLOBAL:
             ts->loc = X86_VAL_MEM;
             ts->mem_coherent = true;
+            if (g->pin_on && ti->env_offset == g->bs->pinned_env_offset &&
+                g->pinned_temp == IR_NO_TEMP) {
+                /* Its register is its home; env may be older. */
+                ts->pinned = true;
+                ts->loc = X86_VAL_REG;
+                ts->reg = X86_PINNED_REG;
+                ts->mem_coherent = false;
+                g->reg_owner[X86_PINNED_REG] = i;
+                g->pinned_temp = i;
+            }
             break;
         case IR_TEMP_CONST:
             ts->loc = X86_VAL_CONST;
@@ -242,7 +265,7 @@ static int alloc_reg(X86Gen *g, uint16_t allowed, uint16_t prefer)
     uint64_t best_score = 0;
     for (r = 0; r < X86_NB_REGS; r++) {
         uint32_t t = g->reg_owner[r];
-        if (!(cand & X86_REG_BIT(r)) || !is_temp_owner(t)) {
+        if (!(cand & X86_REG_BIT(r)) || !is_temp_owner(t) || g->temps[t].pinned) {
             continue;
         }
         uint64_t score = (uint64_t)g->temps[t].next_use * 2 + (g->temps[t].mem_coherent ? 1 : 0);
@@ -275,7 +298,7 @@ static void vacate(X86Gen *g, int r)
     if (!is_temp_owner(t)) {
         return;
     }
-    if (g->locked & X86_REG_BIT(r)) {
+    if ((g->locked & X86_REG_BIT(r)) || g->temps[t].pinned) {
         ra_fatal(g, "register needed twice by one op", t);
     }
     uint16_t f = free_regs(g) & X86_ALLOCATABLE & ~g->locked & ~X86_REG_BIT(r);
@@ -355,7 +378,7 @@ int ra_load(X86Gen *g, IRTemp t, uint16_t allowed, uint16_t prefer)
          * original, else move. */
         int n = alloc_reg(g, allowed, prefer);
         x86_mov_rr(&g->e, n, r);
-        if ((g->locked & X86_REG_BIT(r)) || ts->kind == IR_TEMP_FIXED) {
+        if ((g->locked & X86_REG_BIT(r)) || ts->kind == IR_TEMP_FIXED || ts->pinned) {
             g->reg_owner[n] = X86_OWNER_SCRATCH;
             g->locked |= X86_REG_BIT(n);
         } else {
@@ -382,7 +405,7 @@ void ra_load_fixed(X86Gen *g, IRTemp t, int reg)
     }
     vacate(g, reg);
     if (ts->loc == X86_VAL_REG &&
-        ((g->locked & X86_REG_BIT(ts->reg)) || ts->kind == IR_TEMP_FIXED)) {
+        ((g->locked & X86_REG_BIT(ts->reg)) || ts->kind == IR_TEMP_FIXED || ts->pinned)) {
         x86_mov_rr(&g->e, reg, ts->reg);
         g->reg_owner[reg] = X86_OWNER_SCRATCH;
         g->locked |= X86_REG_BIT(reg);
@@ -414,7 +437,9 @@ void ra_discard(X86Gen *g, IRTemp t)
         return;
     }
     X86Temp *ts = &g->temps[t];
-    if (ts->kind == IR_TEMP_GLOBAL) {
+    if (ts->pinned) {
+        /* Stays in its register (nothing to drop). */
+    } else if (ts->kind == IR_TEMP_GLOBAL) {
         /* The value is dead: drop a newer copy instead of writing it
          * back (env keeps an older value; nothing reads it). */
         if (ts->loc == X86_VAL_REG && g->reg_owner[ts->reg] == t) {
@@ -480,6 +505,20 @@ void ra_set_output_reg(X86Gen *g, IRTemp t, int reg)
     if (ts->kind == IR_TEMP_FIXED || ts->kind == IR_TEMP_CONST) {
         ra_fatal(g, "write to the env temp or a constant", t);
     }
+    if (ts->pinned) {
+        if (reg != X86_PINNED_REG) {
+            /* Computed elsewhere: into the pinned register; @reg is free
+             * after the op. */
+            x86_mov_rr(&g->e, X86_PINNED_REG, reg);
+            if (is_temp_owner(owner) && owner != t) {
+                temp_kill(g, owner);
+            }
+            g->reg_owner[reg] = X86_OWNER_SCRATCH;
+            g->locked |= X86_REG_BIT(reg);
+        }
+        ts->mem_coherent = false;
+        return;
+    }
     if (ts->loc == X86_VAL_REG && ts->reg != reg && g->reg_owner[ts->reg] == t) {
         g->reg_owner[ts->reg] = X86_OWNER_FREE;
     }
@@ -501,7 +540,7 @@ void ra_store_output(X86Gen *g, IRTemp t, int reg)
     int32_t disp;
     int base;
 
-    if (ts->kind != IR_TEMP_GLOBAL) {
+    if (ts->kind != IR_TEMP_GLOBAL || ts->pinned) {
         ra_fatal(g, "direct store of a temp that is not a global", t);
     }
     base = temp_home(g, t, &disp);
@@ -520,6 +559,11 @@ void ra_set_output_const(X86Gen *g, IRTemp t, uint64_t v)
     if (ts->kind == IR_TEMP_FIXED || ts->kind == IR_TEMP_CONST) {
         ra_fatal(g, "write to the env temp or a constant", t);
     }
+    if (ts->pinned) {
+        x86_movi(&g->e, X86_PINNED_REG, v);
+        ts->mem_coherent = false;
+        return;
+    }
     if (ts->loc == X86_VAL_REG && g->reg_owner[ts->reg] == t) {
         g->reg_owner[ts->reg] = X86_OWNER_FREE;
     }
@@ -527,6 +571,17 @@ void ra_set_output_const(X86Gen *g, IRTemp t, uint64_t v)
     ts->cval = (int64_t)v;
     ts->mem_coherent = false;
     track_local(g, t);
+}
+
+/* The pinned register from env (C code may have changed the field). */
+static void reload_pinned(X86Gen *g)
+{
+    x86_ld(&g->e, OPC_MOV_GvEv | X86_P_W, X86_PINNED_REG, X86_ENV_REG,
+           g->bs->pinned_env_offset);
+    if (g->pinned_temp != IR_NO_TEMP) {
+        g->temps[g->pinned_temp].mem_coherent = true;
+    }
+    g->pinned_reload = false;
 }
 
 void ra_end_op(X86Gen *g, const IRInsn *insn)
@@ -560,6 +615,9 @@ void ra_end_op(X86Gen *g, const IRInsn *insn)
         }
     }
     g->locked = 0;
+    if (g->pinned_reload) {
+        reload_pinned(g);
+    }
 }
 
 bool ra_temp_live_after(X86Gen *g, const IRInsn *insn, IRTemp t)
@@ -599,11 +657,23 @@ void ra_sync_globals(X86Gen *g)
     }
 }
 
-void ra_drop_globals(X86Gen *g, uint16_t regs)
+void ra_sync_globals_at_boundary(X86Gen *g)
 {
     for (unsigned i = 0; i < g->ir->nglobals && i < g->ntemps; i++) {
+        if (g->temps[i].kind == IR_TEMP_GLOBAL && !g->temps[i].pinned) {
+            ra_sync_temp(g, i);
+        }
+    }
+}
+
+void ra_drop_globals(X86Gen *g, uint16_t regs)
+{
+    if (g->pin_on && regs == X86_ALLOCATABLE) {
+        reload_pinned(g);
+    }
+    for (unsigned i = 0; i < g->ir->nglobals && i < g->ntemps; i++) {
         X86Temp *ts = &g->temps[i];
-        if (ts->kind != IR_TEMP_GLOBAL) {
+        if (ts->kind != IR_TEMP_GLOBAL || ts->pinned) {
             continue;
         }
         if (ts->loc == X86_VAL_REG && (regs & X86_REG_BIT(ts->reg))) {
@@ -619,6 +689,10 @@ void ra_drop_globals(X86Gen *g, uint16_t regs)
 
 void ra_env_access(X86Gen *g, int64_t off, unsigned size, bool is_store)
 {
+    if (g->pin_on && is_store && off < (int64_t)g->bs->pinned_env_offset + 8 &&
+        (int64_t)g->bs->pinned_env_offset < off + (int64_t)size) {
+        g->pinned_reload = true; /* after the store (ra_end_op) */
+    }
     for (unsigned i = 0; i < g->ir->nglobals && i < g->ntemps; i++) {
         X86Temp *ts = &g->temps[i];
         if (ts->kind != IR_TEMP_GLOBAL || off >= (int64_t)ts->env_offset + 8 ||
@@ -626,6 +700,9 @@ void ra_env_access(X86Gen *g, int64_t off, unsigned size, bool is_store)
             continue;
         }
         ra_sync_temp(g, i);
+        if (ts->pinned) {
+            continue;
+        }
         if (is_store) {
             if (ts->loc == X86_VAL_REG) {
                 if (g->locked & X86_REG_BIT(ts->reg)) {
@@ -675,7 +752,10 @@ void ra_at_label(X86Gen *g)
 {
     for (unsigned i = 0; i < g->ir->nglobals && i < g->ntemps; i++) {
         X86Temp *ts = &g->temps[i];
-        if (ts->kind == IR_TEMP_GLOBAL) {
+        if (ts->pinned) {
+            /* Other paths into the label may not have stored it. */
+            ts->mem_coherent = false;
+        } else if (ts->kind == IR_TEMP_GLOBAL) {
             ra_sync_temp(g, i);
             if (ts->loc == X86_VAL_REG && g->reg_owner[ts->reg] == i) {
                 g->reg_owner[ts->reg] = X86_OWNER_FREE;
@@ -699,13 +779,13 @@ void ra_at_label(X86Gen *g)
     g->nactive = 0;
 }
 
-uint32_t ra_record_dirty_globals(X86Gen *g, uint32_t *count)
+uint32_t ra_record_dirty_globals(X86Gen *g, uint32_t *count, bool branch)
 {
     uint32_t start = g->nsync;
 
     for (unsigned i = 0; i < g->ir->nglobals && i < g->ntemps; i++) {
         X86Temp *ts = &g->temps[i];
-        if (ts->kind != IR_TEMP_GLOBAL || ts->mem_coherent ||
+        if (ts->kind != IR_TEMP_GLOBAL || ts->mem_coherent || (branch && ts->pinned) ||
             (ts->loc != X86_VAL_REG && ts->loc != X86_VAL_CONST)) {
             continue;
         }

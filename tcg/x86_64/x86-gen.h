@@ -49,6 +49,9 @@ enum {
  * the prologue loads it, guest accesses address [A + r15] on a TLB hit.
  * Never allocated (also when the backend is not in direct mode). */
 #define X86_GUEST_BASE_REG X86_R15
+/* BackendState.pinned_env_offset's global (callee-saved, so helpers keep
+ * it); not allocated while pinning is on. */
+#define X86_PINNED_REG X86_R14
 
 /* Frame layout (see above).  The prologue pushes six registers after the
  * return address, so FRAME_SIZE = 8 (mod 16) keeps rsp 16-byte aligned. */
@@ -92,6 +95,7 @@ typedef struct X86Temp {
     bool mem_coherent;     /* memory holds the current value */
     bool has_slot;         /* local: spill slot assigned */
     bool active;           /* local: listed in X86Gen.active */
+    bool pinned;           /* global: always in X86_PINNED_REG */
     uint32_t slot;         /* local: spill slot index */
     int32_t env_offset;    /* global: field offset */
     int64_t cval;          /* X86_VAL_CONST */
@@ -192,6 +196,13 @@ typedef struct X86Gen {
     X86InsnMark *marks;
     unsigned nmarks, marks_cap;
 
+    /* Pinned global (BackendState.pinned_env_offset >= 0): pin_on; the
+     * temp (IR_NO_TEMP when this IR has no global there); reload the
+     * register from env after the current op (an env store hit it). */
+    bool pin_on;
+    IRTemp pinned_temp;
+    bool pinned_reload;
+
     size_t body_end;    /* where the slow paths start */
     bool unreachable;   /* after br/exit: skip ops until the next label */
     bool failed;        /* an internal limit was hit (message printed) */
@@ -234,6 +245,9 @@ void ra_end_op(X86Gen *g, const IRInsn *insn);
 void ra_sync_temp(X86Gen *g, IRTemp t);
 /* Write back every dirty global (values stay in registers). */
 void ra_sync_globals(X86Gen *g);
+/* The same before a branch, label or TB exit: the pinned global stays in
+ * its register (its home across blocks and TBs). */
+void ra_sync_globals_at_boundary(X86Gen *g);
 /* Forget register copies of globals (they may have changed in memory). */
 void ra_drop_globals(X86Gen *g, uint16_t regs);
 /* Write back and forget globals overlapping env[off, off + size). */
@@ -245,8 +259,10 @@ void ra_evict_call_clobbered(X86Gen *g, const IRInsn *insn);
 void ra_at_label(X86Gen *g);
 /* Spill slot frame offset of a local (allocating the slot). */
 int32_t ra_slot_offset(X86Gen *g, IRTemp t);
-/* Record the dirty globals (for a slow path); returns the first index. */
-uint32_t ra_record_dirty_globals(X86Gen *g, uint32_t *count);
+/* Record the dirty globals (for a slow path, or with @branch for a
+ * brcond's taken path, which leaves the pinned global in its register);
+ * returns the first index. */
+uint32_t ra_record_dirty_globals(X86Gen *g, uint32_t *count, bool branch);
 /* Call-clobbered registers holding values live after the current op. */
 uint16_t ra_live_clobbered(X86Gen *g, const IRInsn *insn);
 bool ra_temp_live_after(X86Gen *g, const IRInsn *insn, IRTemp t);

@@ -10,7 +10,10 @@
  *   - the lookup helper's jump-cache probe in line: a hit jumps to the
  *     TB's code without a call, every kind of miss calls the helper;
  *   - the TLB reaches two 4 MiB buffers 4 MiB apart at once (no entry of
- *     one evicts an entry of the other).
+ *     one evicts an entry of the other);
+ *   - a pinned global (BackendState.pinned_env_offset, insn_count in the
+ *     emulator) lives in r14 across branches and TB exits, and env has its
+ *     value wherever C code looks.
  */
 #include "test-x86-backend-fixture.h"
 
@@ -349,6 +352,104 @@ static void test_tlb_reach(void **state)
     guest_mem_free(gm);
 }
 
+/* Helpers for test_pinned_global: one sees env (and changes the pinned
+ * field), one is declared not to touch globals. */
+static uint64_t helper_bump_g1(CPULinxState *env)
+{
+    uint64_t seen = env->gpr[1];
+
+    env->gpr[1] = seen + 1000;
+    return seen;
+}
+
+static uint64_t helper_add(uint64_t a, uint64_t b)
+{
+    return a + b;
+}
+
+static const IRHelperInfo h_bump_g1 = { "bump_g1", (void *)helper_bump_g1, 1, 1, 0, NULL };
+static const IRHelperInfo h_add = { "add", (void *)helper_add, 2, 1, IR_CALL_NO_RWG, NULL };
+
+/* A slow path reports what env says about the pinned global. */
+static uint64_t pinned_ld_slow(CPULinxState *env, uint64_t addr, uint64_t memop, uint64_t pc)
+{
+    (void)addr;
+    (void)memop;
+    (void)pc;
+    return env->gpr[1];
+}
+
+/*
+ * g1 pinned (env->gpr[1]):
+ *     g1 += 4; if (g0 == 1) goto l1
+ *     g1 += 4; g2 = add(g1, 1)             NO_RWG: env not needed
+ *     g3 = qemu_ld [g4]                     slow path: sees g1 in env
+ *     g5 = bump_g1(env); g7 = g1            stored before, reloaded after
+ *     env->gpr[1] = 5000 (host store); g1 += 4; exit 0
+ * l1: g6 = g1; exit 1                       the epilogue stores g1
+ */
+static void test_pinned_global(void **state)
+{
+    const uint64_t start = 100;
+    static char text[LISTING_MAX];
+    JitFixture f;
+
+    (void)state;
+    for (int pin = 1; pin >= 0; pin--) {
+        fixture_init(&f);
+        f.bs.ld_slow = pinned_ld_slow;
+        IRLabel l1 = ir_label(f.ir);
+        IRTemp a[2];
+        ir_gen_addi(f.ir, f.g[1], f.g[1], 4);
+        ir_gen_brcond(f.ir, IR_COND_EQ, f.g[0], ir_const(f.ir, 1), l1);
+        ir_gen_addi(f.ir, f.g[1], f.g[1], 4);
+        a[0] = f.g[1];
+        a[1] = ir_const(f.ir, 1);
+        ir_gen_call(f.ir, &h_add, f.g[2], 2, a);
+        ir_gen_qemu_ld(f.ir, f.g[3], f.g[4], IR_MO_64 | IR_MO_ALIGN, 0x1000);
+        a[0] = f.ir->env;
+        ir_gen_call(f.ir, &h_bump_g1, f.g[5], 1, a);
+        ir_gen_mov(f.ir, f.g[7], f.g[1]);
+        ir_gen_st(f.ir, IR_st64, ir_const(f.ir, 5000), f.ir->env,
+                  (int32_t)offsetof(CPULinxState, gpr[1]));
+        ir_gen_addi(f.ir, f.g[1], f.g[1], 4);
+        ir_gen_exit_tb(f.ir, 0);
+        ir_gen_set_label(f.ir, l1);
+        ir_gen_mov(f.ir, f.g[6], f.g[1]);
+        ir_gen_exit_tb(f.ir, 1);
+        f.bs.pinned_env_offset = pin ? (int32_t)offsetof(CPULinxState, gpr[1]) : -1;
+        gen_listed(&f, text, sizeof(text));
+        if (pin) {
+            const char *slow = strstr(text, STUB_MARKER);
+            assert_non_null(slow);
+            /* In place, and stored only before the call that reads env
+             * (and in the load's slow path). */
+            assert_int_equal(count_lines(text, slow, "add     r14, 4"), 3);
+            assert_int_equal(count_lines(text, slow, "qword ptr [rbp + 8], r14"), 1);
+            assert_int_equal(count_lines(slow, slow + strlen(slow), "qword ptr [rbp + 8], r14"), 1);
+            assert_int_equal(count_lines(text, slow + strlen(slow), "r14, qword ptr [rbp + 8]"), 2);
+        }
+        for (uint64_t g0 = 0; g0 < 2; g0++) {
+            memset(f.env->gpr, 0, sizeof(f.env->gpr));
+            f.env->gpr[0] = g0;
+            f.env->gpr[1] = start;
+            f.env->gpr[4] = GUEST_BASE + 100 * GUEST_PAGE_SIZE; /* not in the TLB */
+            assert_int_equal(fixture_run(&f), g0);
+            if (g0 == 1) {
+                assert_int_equal(f.env->gpr[1], start + 4);
+                assert_int_equal(f.env->gpr[6], start + 4);
+                continue;
+            }
+            assert_int_equal(f.env->gpr[2], start + 9);
+            assert_int_equal(f.env->gpr[3], start + 8);
+            assert_int_equal(f.env->gpr[5], start + 8);
+            assert_int_equal(f.env->gpr[7], start + 1008);
+            assert_int_equal(f.env->gpr[1], 5004);
+        }
+        fixture_fini(&f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -357,6 +458,7 @@ int main(void)
         cmocka_unit_test(test_direct_mode),
         cmocka_unit_test(test_inline_lookup),
         cmocka_unit_test(test_tlb_reach),
+        cmocka_unit_test(test_pinned_global),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

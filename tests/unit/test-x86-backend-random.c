@@ -5,7 +5,9 @@
  * same globals, same guest memory, same exit value.  Each program runs
  * four ways: interpreter and JIT on the op list as generated, then both
  * again after ir_optimize(), with and without the optional host
- * instructions (BMI1/BMI2/LZCNT/POPCNT).
+ * instructions (BMI1/BMI2/LZCNT/POPCNT); every third program with one
+ * of the globals pinned to a host register (BackendState.
+ * pinned_env_offset).
  */
 #include "test-x86-backend-random-ir.h"
 
@@ -28,6 +30,8 @@ static void run_programs(unsigned nprograms, unsigned steps, unsigned max_pool,
     LinxInterp *it = interp_new(f.ir);
     for (unsigned p = 0; p < nprograms; p++) {
         f.bs.host_features = (p & 1) ? all_features : 0;
+        f.bs.pinned_env_offset =
+            p % 3 == 2 ? (int32_t)offsetof(CPULinxState, gpr[(p / 3) % NB_TEST_GLOBALS]) : -1;
         random_program_ex(&f, steps, max_pool, new_local_pct, straight);
         if (!ir_validate(f.ir, stderr)) {
             ir_dump(f.ir, stderr);
