@@ -480,6 +480,11 @@ _Noreturn void linx_raise_exception(CPULinxState *env, unsigned trapnum, unsigne
         linx_log_printf(&env->exec->log, "trap: cpu %u trapnum %u cause 0x%x traparg0 0x%" PRIx64
                         " at pc 0x%" PRIx64 "\n", env->cpu_index, trapnum, cause, traparg0, pc);
     }
+    /* A machine that vectors traps (virt: a guest handler at EVBASE) runs
+     * on at the handler; a single step ends there. */
+    if (env->trap_hook && env->trap_hook(env, env->trap_opaque)) {
+        linx_cpu_exit_with(env, env->exec && env->exec->single_step ? EXCP_DEBUG : EXCP_NONE);
+    }
     linx_cpu_exit_with(env, EXCP_TRAP);
 }
 

@@ -154,7 +154,9 @@ _Noreturn void linx_cpu_exit_with(CPULinxState *env, int excp);
 /* Raise an architectural exception at guest pc @pc: env->trapno =
  * trapnum | cause << 24 | ARGV (bit 62, TRAPARG0 valid), env->traparg0,
  * env->trap_pc = env->pc = @pc; cpu_exec() returns EXCP_TRAP.  Logged
- * under -d int. */
+ * under -d int.  When env->trap_hook delivers the trap to the guest (the
+ * virt machine's EVBASE handlers) the loop goes on at the new env->pc
+ * instead (EXCP_DEBUG while single-stepping). */
 _Noreturn void linx_raise_exception(CPULinxState *env, unsigned trapnum, unsigned cause,
                                     uint64_t traparg0, uint64_t pc);
 

@@ -19,6 +19,7 @@
 #include "target/linx/decode.h"
 #include "target/linx/disas.h"
 #include "target/linx/tma-translate.h"
+#include "target/linx/trap.h"
 #include "tcg/exec.h"
 #include "util/elf-file.h"
 
@@ -66,6 +67,20 @@ static void virt_block_engine(CPULinxState *env, void *opaque)
     }
     linx_raise_exception(env, LINX_TRAP_ILLEGAL_INST, LINX_CAUSE(LINX_EC_ILLEGAL, 0), env->pc,
                          env->pc);
+}
+
+/*
+ * The machine's trap hook: a trap goes to the guest handler at EVBASE of
+ * the ring that handles it (target/linx/trap.h, docs/virt.md "Traps").
+ * When there is none, or the handler itself trapped before it returned,
+ * the trap stops the machine with a report (the reason is kept for it).
+ */
+static bool virt_trap_hook(CPULinxState *env, void *opaque)
+{
+    LinxVirtMachine *m = opaque;
+
+    m->trap_refusal = linx_trap_deliver(env, &m->trap_ring);
+    return m->trap_refusal == LINX_TRAP_DELIVERED;
 }
 
 static bool virt_fail(char *err, size_t errlen, const char *fmt, ...)
@@ -186,6 +201,10 @@ void linx_virt_boot(LinxVirtMachine *m, CPULinxState *env)
     env->block_engine = virt_block_engine;
     env->block_engine_opaque = m;
     env->tma_empty_header_noop = true; /* peer rule, see virt_block_engine */
+    env->trap_hook = virt_trap_hook;
+    env->trap_opaque = m;
+    m->trap_refusal = LINX_TRAP_NO_HANDLER;
+    m->trap_ring = 0;
     env->gpr[LINX_REG_SP] = m->initial_sp;
     env->gpr[LINX_REG_RA] = m->tramp;
     env->gpr[LINX_REG_A0] = 0;     /* hart id */
@@ -229,9 +248,18 @@ static void report_trap(LinxVirtMachine *m, CPULinxState *env)
     linx_tma_fault_report(stderr, env); /* "illegal tile parameter: ..." */
     fprintf(stderr,
             "linx-system: unhandled trap %u (cause 0x%x) at pc 0x%" PRIx64 ": %s\n"
-            "  traparg0 0x%" PRIx64 "; the machine stops (no trap handler: virt does not "
-            "vector to EVBASE)\n",
-            trapnum, cause, env->trap_pc, text, env->traparg0);
+            "  traparg0 0x%" PRIx64 "; the machine stops (%s ACR%u",
+            trapnum, cause, env->trap_pc, text, env->traparg0,
+            m->trap_refusal == LINX_TRAP_DOUBLE_FAULT ? "a trap inside the trap handler of"
+                                                       : "no trap handler: EVBASE is 0 in",
+            m->trap_ring);
+    if (m->trap_refusal == LINX_TRAP_DOUBLE_FAULT) {
+        fprintf(stderr, ", before its ACRE; first trap %" PRIu64 " at 0x%" PRIx64 ")\n",
+                env->mgr_ssr[m->trap_ring][LINX_MSSR_TRAPNO] & 0x3f,
+                env->mgr_ssr[m->trap_ring][LINX_MSSR_EBARG_TPC]);
+    } else {
+        fprintf(stderr, ")\n");
+    }
     linx_cpu_dump_state(env, stderr);
 }
 

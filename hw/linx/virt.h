@@ -22,8 +22,10 @@
  * Stopping: the EXIT register and the finisher stop the machine after
  * the storing instruction completes (its commit-trace row is written);
  * LINX_INSN_COUNT=<n> is printed on stderr as the peer does.  A trap
- * stops it with a report and exit status 1: there is no firmware, and
- * linxemu does not vector traps to EVBASE yet.
+ * goes to the guest handler at EVBASE of the ring that handles it
+ * (target/linx/trap.h); with none (EVBASE 0), or when the handler traps
+ * before it returns with ACRE, it stops the machine with a report and
+ * exit status 1.
  *
  * Usage (hw/linx/virt-main.c, linx-system):
  *   LinxVirtMachine *m = linx_virt_new(ram_size, err, sizeof(err));
@@ -120,6 +122,11 @@ typedef struct LinxVirtMachine {
      * the machine (freed with it). */
     LinxBlockEngineHook tile_engine;
     void *tile_engine_opaque;
+    /* The last trap the CPU's trap hook could not deliver to a guest
+     * handler (a LinxTrapDelivery, target/linx/trap.h) and its handling
+     * ring, for the report. */
+    int trap_refusal;
+    unsigned trap_ring;
 } LinxVirtMachine;
 
 /* ---- hw/linx/virt.c ---- */

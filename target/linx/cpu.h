@@ -170,8 +170,23 @@ enum {
     LINX_MSSR_EBARG_BPC_CUR = 0x41,
     LINX_MSSR_EBARG_BPC_TGT = 0x42,
     LINX_MSSR_EBARG_TPC = 0x43,
+    LINX_MSSR_EBARG_LRA = 0x44,
+    LINX_MSSR_EBARG_TQ0 = 0x45, /* TQ0..TQ3 = t#1..t#4 */
+    LINX_MSSR_EBARG_UQ0 = 0x49, /* UQ0..UQ3 = u#1..u#4 */
+    LINX_MSSR_EBARG_LB = 0x4d,  /* LB0..LB2, 16 bits each */
+    LINX_MSSR_EBARG_LC = 0x4e,  /* LC0..LC2, 16 bits each */
+    LINX_MSSR_EBARG_EXTCTX_PTR = 0x4f,
+    LINX_MSSR_EBARG_EXTCTX_META = 0x50,
+    LINX_MSSR_EBARG_TPLFLAGS = 0x51,
     LINX_MSSR_COUNT = 0x100,
 };
+
+/* CSTATE / ECSTATE fields (the peer's layout: avs/qemu/tests/11_system.c):
+ * ACR in 3:0, the interrupt enable I in bit 4; ECSTATE adds BI (the trap
+ * interrupted a block body, not its header) in bit 62. */
+#define LINX_CSTATE_ACR_MASK UINT64_C(0xf)
+#define LINX_CSTATE_I (UINT64_C(1) << 4)
+#define LINX_ECSTATE_BI (UINT64_C(1) << 62)
 
 #define LINX_NUM_ACRS 3
 
@@ -220,6 +235,12 @@ struct LinxCommitTrace;
  * changes env->pc or ends the run calls cpu_loop_exit() itself (setting
  * env->resume when the new pc is mid-block). */
 typedef bool (*LinxAcrcHook)(struct CPULinxState *env, unsigned request_type, void *opaque);
+
+/* Trap hook (the virt machine sets it): called by linx_raise_exception()
+ * with env->trapno, traparg0 and trap_pc set.  True: the trap was
+ * delivered (env now runs the guest handler; the exec loop goes on at
+ * env->pc); false: cpu_exec() returns EXCP_TRAP as without a hook. */
+typedef bool (*LinxTrapHook)(struct CPULinxState *env, void *opaque);
 
 /* Tile/kernel block engine hook: run the header gathered in env->hdr at
  * block commit (set by the machine; NULL raises ILLEGAL_INST). */
@@ -300,6 +321,11 @@ typedef struct CPULinxState {
     /* ---- Not touched by translated code ---- */
     LinxAcrcHook acrc_hook;
     void *acrc_opaque;
+    LinxTrapHook trap_hook;
+    void *trap_opaque;
+    /* Rings whose trap handler runs (bit n: a trap was delivered to ACRn
+     * and ACRn has not left through ACRE yet): target/linx/trap.c. */
+    uint64_t trap_active;
     LinxBlockEngineHook block_engine;
     void *block_engine_opaque;
     struct LinxCommitTrace *trace; /* -trace-commit writer (NULL: off) */

@@ -1,6 +1,6 @@
 /*
  * System helpers: traps, the CFI fault of a TB that is not a block start,
- * service requests (ACRC/ACRE), ASSERT, FENCE.I, SSR/LSR access and the
+ * service requests (ACRC; ACRE is in trap.c), ASSERT, FENCE.I, SSR/LSR access and the
  * tile/kernel block engine hook.
  *
  * SSRs (isa/v0.4/state/system_registers.json): the user SSRs are readable
@@ -15,6 +15,7 @@
 #include "tcg/exec.h"
 
 #include "helper-proto.h"
+#include "trap.h"
 
 enum {
     LINX_SSR_FCSR = 0x0002,  /* linxemu extension */
@@ -48,9 +49,16 @@ void helper_resume_mismatch(CPULinxState *env)
     cpu_loop_exit(env);
 }
 
+/* ACRC: a system-call hook (linux-user) may take the request; else the
+ * v0.4 rules: valid request types are SCT_MAC/SCT_SYS/SCT_SEC in ACR2 and
+ * SCT_MAC/SCT_SEC in ACR1, nothing in ACR0 (E_INST(EC_ILLEGAL) otherwise);
+ * a valid one raises SCALL with CAUSE = TRAPARG0 = the request type (the
+ * peer's 11_system.c) and the trap pc after the ACRC (the mandatory
+ * BSTOP), where ACRE resumes (EBARG_TPC). */
 void helper_acrc(CPULinxState *env, uint64_t type, uint64_t pc)
 {
     uint64_t next = pc + 4;
+    bool valid;
 
     if (type > LINX_ACRC_SEC) {
         linx_raise_exception(env, LINX_TRAP_ILLEGAL_INST, LINX_CAUSE(LINX_EC_ILLEGAL, 0), pc, pc);
@@ -59,25 +67,18 @@ void helper_acrc(CPULinxState *env, uint64_t type, uint64_t pc)
     if (env->acrc_hook && env->acrc_hook(env, (unsigned)type, env->acrc_opaque)) {
         return;
     }
-    /* SCALL: resume after the acrc (the mandatory BSTOP). */
+    valid = env->acr == 2 || (env->acr == 1 && type != LINX_ACRC_SYS);
+    if (!valid) {
+        linx_raise_exception(env, LINX_TRAP_ILLEGAL_INST, LINX_CAUSE(LINX_EC_ILLEGAL, 0), pc, pc);
+    }
     env->resume = 1;
-    linx_raise_exception(env, LINX_TRAP_SCALL, (unsigned)type, pc, next);
+    linx_raise_exception(env, LINX_TRAP_SCALL, (unsigned)type, type, next);
 }
 
-/* ACRE: return to the managed ring at EBARG_TPC of this ring. */
+/* ACRE: ACR_ENTER (target/linx/trap.h). */
 void helper_acre(CPULinxState *env, uint64_t type, uint64_t pc)
 {
-    unsigned acr = (unsigned)env->acr;
-
-    if (acr >= LINX_NUM_ACRS - 1) {
-        linx_raise_exception(env, LINX_TRAP_ILLEGAL_INST, LINX_CAUSE(LINX_EC_PERM, 0), pc, pc);
-    }
-    (void)type;
-    env->acr = acr + 1;
-    env->pc = env->mgr_ssr[acr][LINX_MSSR_EBARG_TPC];
-    env->bpc = env->mgr_ssr[acr][LINX_MSSR_EBARG_BPC_CUR];
-    env->resume = env->pc != env->bpc;
-    cpu_loop_exit(env);
+    linx_acr_enter(env, type, pc);
 }
 
 void helper_assert(CPULinxState *env, uint64_t value, uint64_t pc)
@@ -132,7 +133,7 @@ uint64_t helper_ssr_get(CPULinxState *env, uint64_t id, uint64_t pc)
         /* Bring-up models both as the retired-instruction count. */
         return env->insn_count;
     case LINX_SSR_CSTATE:
-        return (env->ssr_cstate & ~UINT64_C(3)) | env->acr;
+        return (env->ssr_cstate & ~LINX_CSTATE_ACR_MASK) | env->acr;
     case LINX_SSR_LXLCID:
         return env->cpu_index;
     case LINX_SSR_VENDOR:
@@ -175,7 +176,7 @@ void helper_ssr_set(CPULinxState *env, uint64_t id, uint64_t value, uint64_t pc)
         env->fcsr = value & LINX_FCSR_MASK;
         return;
     case LINX_SSR_CSTATE:
-        env->ssr_cstate = value & ~UINT64_C(3); /* the ring changes by ACRC/ACRE only */
+        env->ssr_cstate = value & ~LINX_CSTATE_ACR_MASK; /* the ring changes by traps/ACRE only */
         return;
     case LINX_SSR_LCFR_EN:
         env->ssr_lcfr_en = value;

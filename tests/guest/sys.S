@@ -104,10 +104,12 @@ _start:
     hl.lis 1, ->s1
     C.BSTART.STD FALL
 %CHECK s1, 2
-# ACRE from ACR0 enters ACR1 at EBARG_TPC (a block start here)
+# ACRE from ACR0 enters ECSTATE_ACR0.ACR (1) at EBARG_BPC_CUR (BI = 0)
     hl.liu .Lacr1, ->a0
     ssrset a0, 0x0f43              # EBARG_TPC_ACR0
     ssrset a0, 0x0f41              # EBARG_BPC_CUR_ACR0
+    hl.lis 1, ->a1
+    ssrset a1, 0x0f00              # ECSTATE_ACR0: target ring 1
     C.BSTART.STD FALL
     acre 0
 .Lacr1:
