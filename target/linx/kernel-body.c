@@ -485,8 +485,16 @@ static void translate_phase(KCtx *k, unsigned first, unsigned last, bool first_p
     IRContext *ir = k->ir;
     IRLabel l_lane = ir_label(ir), l_done = ir_label(ir);
 
-    ir_gen_movi(ir, cpu_field(k->ctx, lc[0]), 0);
-    ir_gen_brcond(ir, IR_COND_EQ, cpu_field(k->ctx, lb[0]), ir_const(ir, 0), l_done);
+    if (k->vec) {
+        /* Vector mode runs what it can; the lanes below run the rest. */
+        gen_helper_kvec(k->ctx, cpu_field(k->ctx, lc[0]), ir->env,
+                        ir_const(ir, (int64_t)(uintptr_t)k->vec));
+        ir_gen_brcond(ir, IR_COND_GEU, cpu_field(k->ctx, lc[0]), cpu_field(k->ctx, lb[0]),
+                      l_done);
+    } else {
+        ir_gen_movi(ir, cpu_field(k->ctx, lc[0]), 0);
+        ir_gen_brcond(ir, IR_COND_EQ, cpu_field(k->ctx, lb[0]), ir_const(ir, 0), l_done);
+    }
     ir_gen_set_label(ir, l_lane);
     if (first_phase) {
         kc_init_lane(k);
@@ -584,6 +592,7 @@ void linx_kernel_translate_body(DisasContext *ctx)
             body.insns[i].label = ir_label(ir);
         }
     }
+    k->vec = kv_compile(k);
     tb->size = (uint32_t)(body.bytes ? body.bytes : 2);
     tb->icount = body.n;
 

@@ -119,6 +119,8 @@ typedef struct KCtx {
     /* out-of-line raises */
     KStub *stubs;
     unsigned nstubs;
+    /* vector mode (kernel-vec.c): the program, or NULL */
+    const struct KVProg *vec;
 } KCtx;
 
 /* ---- kernel-cache.c: lane state ---- */
@@ -194,6 +196,14 @@ bool kop_is_lane_op(unsigned form);
 void kop_operand_facts(const LinxInsn *insn, bool *vmvn, int *max_ri);
 /* The 64-bit descriptor helper_kernel_xlane takes for barrier @insn. */
 uint64_t kop_barrier_desc(const LinxInsn *insn);
+
+/* ---- kernel-vec.c: vector mode of straight-line bodies ---- */
+
+typedef struct KVProg KVProg;
+/* The body as a program for helper_kvec, allocated with the TB; NULL when
+ * the body has anything vector mode does not take (or
+ * LINX_KERNEL_LANEWISE is set). */
+const KVProg *kv_compile(KCtx *k);
 
 /* Is @t a constant temp, and its value. */
 static inline bool kir_is_const(const IRContext *ir, IRTemp t)

@@ -81,8 +81,9 @@ typedef struct LinxKernelState {
     uint64_t tmp;                    /* a value carried across a predicated access */
     uint64_t fault_arg;              /* offset of a failing tile-local access */
     uint64_t xtmp[LINX_KERNEL_XLANE_MAX]; /* per-lane values of a cross-lane op */
-    /* Statistics (docs/kernels.md): kernels run, lanes run. */
-    uint64_t kernels, lanes_run;
+    /* Statistics (docs/kernels.md): kernels run, lanes run, lanes run by
+     * the vector mode (kernel-vec.c). */
+    uint64_t kernels, lanes_run, vec_lanes;
     /* TS, the scratch tile (contents undefined at kernel start). */
     uint8_t ts[LINX_KERNEL_TS_BYTES] __attribute__((aligned(64)));
     /* Lane records of bodies with cross-lane operations (lc0-indexed). */

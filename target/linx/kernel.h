@@ -82,6 +82,10 @@ enum {
 uint64_t linx_kcube_pack(unsigned func, unsigned dtype, unsigned nsrc, const uint8_t src[2],
                          unsigned dst_kind, unsigned quant, bool two_quant, bool reference);
 
+/* LINX_KERNEL_LANEWISE=1: bodies translated from now on run lane by
+ * lane only, without the vector mode of kernel-vec.c (tests, benchmarks). */
+bool linx_kernel_lanewise_from_env(void);
+
 /* ---- Translator hooks (translate.c) ---- */
 
 struct DisasContext;

@@ -25,6 +25,8 @@ enum {
     BODY_MAX = 24,
     OUT_ROWS = 24,    /* out[row][lane], 8 bytes, 16 lanes per row */
     OUT_LANES = 16,
+    VEC_PROGRAMS = 200,
+    VEC_LANES = 300,  /* more than one 256-lane step of vector mode */
 };
 
 typedef struct Gen {
@@ -235,10 +237,147 @@ static void gen_program(Gen *g)
     emit(g, "cnt: .quad 0\nout: .zero %u\n", 8 * OUT_LANES * OUT_ROWS);
 }
 
+/* ---- Vector mode (kernel-vec.c): bodies it takes, against lane by lane ---- */
+
+/* A body of only the forms vector mode takes: integer ALU, FP32/FP64
+ * arithmetic, bridged strided loads and stores (some reading what others
+ * store: overlapping ranges; some reaching unmapped memory at a random
+ * lane: a fault mid-kernel), with LB0 across the 256-lane chunks. */
+static void vec_op(Gen *g)
+{
+    static const char *const rr[] = { "add", "sub", "and", "or", "xor", "mul" };
+    static const char *const ri[] = { "addi", "subi", "andi", "ori", "xori" };
+    static const char *const sh[] = { "slli", "srli", "srai" };
+    static const char *const fp[] = { "fadd", "fsub", "fmul", "fdiv", "fmax", "fmin" };
+    static const char *const rmod[] = { "", "", ".sw", ".uw", ".neg", "<<3" };
+    static const char *const fp3[] = { "fmadd", "fmsub", "fnmadd", "fnmsub" };
+
+    emit(g, "    ");
+    switch (pick(g, 12)) {
+    case 0: case 1: {
+        const char *op = rr[pick(g, 6)];
+        const char *m = strcmp(op, "mul") ? rmod[pick(g, 6)] : "";
+        if (!strcmp(m, ".neg") && (!strcmp(op, "and") || !strcmp(op, "or") || !strcmp(op, "xor"))) {
+            m = ".not";
+        }
+        emit(g, "v.%s ", op);
+        src(g, false, false);
+        emit(g, ", ");
+        if (m[0] == '<' || m[0] == 0) {
+            src(g, false, false);
+            emit(g, "%s, ", m);
+        } else {
+            emit(g, "vt#%u%s, ", 1 + pick(g, 4), m);
+        }
+        vdst(g);
+        break;
+    }
+    case 2:
+        emit(g, "v.%s ", ri[pick(g, 5)]);
+        src(g, false, false);
+        emit(g, ", %d, ", (int)pick(g, 200));
+        vdst(g);
+        break;
+    case 3:
+        emit(g, "v.%s ", sh[pick(g, 3)]);
+        src(g, false, false);
+        emit(g, ", %u, ", pick(g, 64));
+        vdst(g);
+        break;
+    case 4:
+        emit(g, "v.madd ");
+        src(g, false, false);
+        emit(g, ", ");
+        src(g, false, false);
+        emit(g, ", ");
+        src(g, false, false);
+        emit(g, ", ");
+        vdst(g);
+        break;
+    case 5: case 6: {
+        const char *w = pick(g, 3) ? ".fs" : ".fd";
+        emit(g, "v.%s vt#%u%s, %s%s, ->vt.%s", fp[pick(g, pick(g, 2) ? 3 : 6)], 1 + pick(g, 4), w,
+             pick(g, 2) ? "vt#2" : "ri4", w, w[2] == 's' ? "w" : "d");
+        break;
+    }
+    case 7: {
+        const char *w = pick(g, 3) ? ".fs" : ".fd";
+        emit(g, "v.%s vt#1%s, vt#2%s, vu#1%s, ->vt.%s", fp3[pick(g, 4)], w, w, w,
+             w[2] == 's' ? "w" : "d");
+        break;
+    }
+    case 8:
+        switch (pick(g, 4)) {
+        case 0: emit(g, "v.lwi.brg [ri0, lc0<<2, %u], ->vt.w", 4 * pick(g, 64)); break;
+        case 1: emit(g, "v.lbui.brg [ri0, lc0<<0, %u], ->vu.sw", pick(g, 64)); break;
+        case 2: emit(g, "v.ldi.brg [ri1, lc0<<3, %u], ->vt.d", 8 * pick(g, 8)); break;
+        default: emit(g, "v.ldi.brg [ri0, lc0<<3, %u], ->vt.d", 8 * pick(g, 16)); break;
+        }
+        break;
+    case 9: case 10:
+        if (pick(g, 2)) {
+            emit(g, "v.sdi.brg ");
+            src(g, false, false);
+            emit(g, ", [ri1, lc0<<3, %u]", 8 * pick(g, 8));
+        } else {
+            emit(g, "v.swi.brg ");
+            src(g, false, false);
+            emit(g, ", [ri1, lc0<<2, %u]", 4 * pick(g, 16));
+        }
+        break;
+    default:
+        if (pick(g, 4) == 0) {
+            emit(g, "v.ldi.brg [ri2, lc0<<3, 0], ->vm.d"); /* faults at some lane */
+        } else {
+            emit(g, "v.lhi.brg [ri0, lc0<<1, %u], ->vn.sh", 2 * pick(g, 32));
+        }
+        break;
+    }
+    emit(g, "\n");
+}
+
+static void gen_vec_program(Gen *g)
+{
+    unsigned n = 1 + pick(g, 12), lanes = pick(g, 8) ? 1 + pick(g, VEC_LANES) : pick(g, 2);
+
+    g->len = 0;
+    emit(g, "    .text\n    .globl _start\n_start:\n    C.BSTART.STD FALL\n");
+    emit(g, "    addtpc in, ->s0\n    addi s0, in, ->s0\n");
+    emit(g, "    addtpc out, ->s1\n    addi s1, out, ->s1\n");
+    /* ri2: the last 8 * k bytes of mapped memory, k random (0: all fault) */
+    emit(g, "    hl.lis %llu, ->s2\n",
+         (unsigned long long)(KRIG_MEM_BASE + KRIG_MEM_SIZE - 8 * pick(g, VEC_LANES + 40)));
+    emit(g, "    hl.lis %u, ->s3\n", pick(g, 100));
+    emit(g, "    hl.lis 0x%x, ->s4\n", pick(g, 2) ? 0x3f000000u + pick(g, 0x800000) : 0x40400000u);
+    emit(g, "    hl.lis %u, ->a0\n", lanes);
+    emit(g, "    BSTART.%s VS16\n    B.TEXT .body\n    B.IOR [s0, s1, s2],[]\n    B.IOR [s3, s4],[]\n",
+         pick(g, 2) ? "MSEQ" : "MPAR");
+    emit(g, "    B.DIM a0, 0, ->lb0\n");
+    if (pick(g, 3) == 0) {
+        emit(g, "    C.B.DIMI %u, ->lb1\n", pick(g, 3));
+    }
+    emit(g, "    C.BSTART.STD FALL\n    ebreak 0\n    C.BSTOP\n.body:\n");
+    for (unsigned i = 0; i < n; i++) {
+        vec_op(g);
+    }
+    emit(g, "    C.BSTOP\n    .data\n    .p2align 3\nin:\n");
+    for (unsigned i = 0; i < 2 * VEC_LANES + 32; i++) {
+        uint64_t x = rnd(g);
+        if (pick(g, 2)) {
+            /* two FP32 values of a few bits: exact sums and products */
+            x = (uint64_t)(0x3f800000u + (pick(g, 64) << 17)) << 32 |
+                (0x40000000u + (pick(g, 64) << 18) + (pick(g, 2) ? 0x80000000u : 0));
+        }
+        emit(g, "    .quad %llu\n", (unsigned long long)x);
+    }
+    emit(g, "cnt: .quad 0\nout: .zero %u\n", 8 * OUT_LANES * OUT_ROWS);
+}
+
 typedef struct Outcome {
     int excp;
     uint64_t trapno, traparg0, trap_pc, pc, insn_count, fcsr;
     uint64_t gpr[LINX_NUM_GPRS], lc[3];
+    uint64_t vec_lanes; /* not compared */
     uint8_t out[8 * OUT_LANES * OUT_ROWS + 8];
 } Outcome;
 
@@ -262,6 +401,7 @@ static void run_one(const char *src, LinxAccel accel, bool one_insn, Outcome *o)
     o->fcsr = r.env->fcsr;
     memcpy(o->gpr, r.env->gpr, sizeof(o->gpr));
     memcpy(o->lc, r.env->lc, sizeof(o->lc));
+    o->vec_lanes = r.env->kern.vec_lanes;
     assert_int_equal(guest_mem_debug_rw(r.gm, krig_sym(&r, "cnt"), o->out, sizeof(o->out), false),
                      GM_OK);
     krig_free(&r);
@@ -311,10 +451,58 @@ static void test_random_kernels(void **state)
     free(g.buf);
 }
 
+/* Vector mode against the lane-by-lane code (LINX_KERNEL_LANEWISE=1),
+ * under the JIT and the interpreter: the same memory, registers, FCSR,
+ * insn_count, lane counters and traps. */
+static void test_vector_kernels(void **state)
+{
+    Gen g = { 0, malloc(4096), 0, 4096 };
+    const char *one = getenv("LINX_KDIFF_SEED");
+    unsigned n = one ? 1 : VEC_PROGRAMS, traps = 0, vec = 0;
+    Outcome *o = calloc(4, sizeof(Outcome));
+
+    (void)state;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t seed = one ? strtoull(one, NULL, 0) : 5000 + i;
+        g.s = seed * UINT64_C(0x9e3779b97f4a7c15) + 1;
+        gen_vec_program(&g);
+        assert_int_equal(setenv("LINX_KERNEL_LANEWISE", "1", 1), 0);
+        run_one(g.buf, LINX_ACCEL_JIT, false, &o[0]);
+        run_one(g.buf, LINX_ACCEL_INTERP, false, &o[1]);
+        assert_int_equal(unsetenv("LINX_KERNEL_LANEWISE"), 0);
+        run_one(g.buf, LINX_ACCEL_JIT, false, &o[2]);
+        run_one(g.buf, LINX_ACCEL_INTERP, false, &o[3]);
+        traps += o[0].excp == EXCP_TRAP && (o[0].trapno & 0x3f) != LINX_TRAP_SW_BREAKPOINT;
+        assert_int_equal(o[0].vec_lanes + o[1].vec_lanes, 0);
+        assert_int_equal(o[2].vec_lanes, o[3].vec_lanes);
+        vec += o[2].vec_lanes != 0;
+        if (!same(&o[0], &o[1], true) || !same(&o[0], &o[2], true) ||
+            !same(&o[0], &o[3], true)) {
+            fprintf(stderr, "vector kernel diff: seed %llu differs (lanewise jit / interp, "
+                            "vector jit / interp):\nexcp %d %d %d %d insns %llu %llu %llu %llu "
+                            "fcsr %llx %llx %llx %llx\n%s\n",
+                    (unsigned long long)seed, o[0].excp, o[1].excp, o[2].excp, o[3].excp,
+                    (unsigned long long)o[0].insn_count, (unsigned long long)o[1].insn_count,
+                    (unsigned long long)o[2].insn_count, (unsigned long long)o[3].insn_count,
+                    (unsigned long long)o[0].fcsr, (unsigned long long)o[1].fcsr,
+                    (unsigned long long)o[2].fcsr, (unsigned long long)o[3].fcsr, g.buf);
+            fail();
+        }
+    }
+    print_message("vector kernel diff: %u programs, %u ended in a trap other than EBREAK, %u ran"
+                  " lanes in vector mode\n", n, traps, vec);
+    /* most bodies are vector mode's; some chunks fall back (faults,
+     * overlapping ranges, misaligned bases) */
+    assert_true(one || vec > n / 2);
+    free(o);
+    free(g.buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_kernels),
+        cmocka_unit_test(test_vector_kernels),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
