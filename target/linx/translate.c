@@ -428,6 +428,9 @@ static bool fall_is_bad(DisasContext *ctx, uint64_t fall)
 static void gen_goto_fall(DisasContext *ctx, unsigned slot, uint64_t fall, bool bad)
 {
     if (bad) {
+        /* gen_commit counted the block's instructions: gen_raise must not
+         * count them again. */
+        ctx->count_base = ctx->insn_index;
         gen_raise(ctx, LINX_TRAP_BLOCK, LINX_CAUSE(LINX_EC_CFI, LINX_CFI_MISSING_NEXT_MARKER),
                   ctx->pc);
         return;
