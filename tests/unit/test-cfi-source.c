@@ -101,7 +101,7 @@ static uint64_t build(MiniAsm *a, Shape shape, uint64_t *bad)
 
 /* A CPU with @a's code at CODE_BASE and a stack, in @mode; *ecp and *gmp
  * are freed by finish(). */
-static CPULinxState *start(const MiniAsm *a, unsigned mode, LinxExecContext **ecp,
+static CPULinxState *start(MiniAsm *a, unsigned mode, LinxExecContext **ecp,
                            GuestMemory **gmp)
 {
     GuestMemory *gm = guest_mem_new(UINT64_C(1) << 40);
