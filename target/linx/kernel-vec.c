@@ -16,7 +16,8 @@
  * Results are those of the per-lane code, bit for bit:
  *   - every memory access of a chunk is checked before anything of the
  *     chunk runs (alignment, guest_mem_window for the lanes' whole range,
- *     no translated code under a store, a contiguous host range); when a
+ *     no translated code under a store, a contiguous host range), or of
+ *     all chunks at once when the whole kernel's ranges pass; when a
  *     check fails the helper returns the first lane of that chunk and the
  *     per-lane code runs from there, so faults (the faulting lane, the
  *     lanes before it done, insn_count) are the per-lane code's;
@@ -56,6 +57,7 @@ enum {
     KV_SLOTS = LINX_KQUEUES * LINX_KQUEUE_DEPTH, /* one array per ring position */
     KV_MAX_INSNS = 64,                          /* longest body taken */
     KV_MAX_MEM = 16,                            /* memory instructions */
+    KV_WHOLE_MAX = 1 << 16,                     /* lanes checked at once */
 };
 
 typedef enum KVSrcKind { KV_ZERO, KV_SLOT, KV_SCALAR, KV_LC0 } KVSrcKind;
@@ -91,6 +93,7 @@ typedef struct KVInsn {
 typedef struct KVProg {
     unsigned n;       /* instructions */
     unsigned nmem;
+    bool uses_lc0;    /* some source reads lc0 */
     KVInsn insn[KV_MAX_INSNS];
 } KVProg;
 
@@ -195,6 +198,16 @@ static bool kv_dst(KVComp *c, KVInsn *vi)
     return true;
 }
 
+/* Integer source @s feeding only the low @lg (< 3) type bits of a
+ * result: its extension (from 8 << s->lg >= 8 << lg bits) changes none
+ * of them, so it is read as it is. */
+static void kv_low_only(KVSrc *s, unsigned lg)
+{
+    if (lg < 3 && s->lg >= lg) {
+        s->lg = 3;
+    }
+}
+
 static bool kv_alu(KVComp *c, KVInsn *vi, unsigned op, int how)
 {
     /* how: 0 rr with SrcR modifiers, 1 rr plain, 2 immediate uimm12,
@@ -232,7 +245,18 @@ static bool kv_alu(KVComp *c, KVInsn *vi, unsigned op, int how)
         }
         break;
     }
-    return kv_dst(c, vi);
+    if (!kv_dst(c, vi)) {
+        return false;
+    }
+    /* The low bits of these results depend only on the operands' low bits
+     * (SrcR modifiers and left shifts included), and the destination keeps
+     * only the low 8 << dlg bits. */
+    if (vi->dst >= 0 && op != KVO_SHR && op != KVO_SAR) {
+        kv_low_only(&vi->a, vi->dlg);
+        kv_low_only(&vi->b, vi->dlg);
+        kv_low_only(&vi->c, vi->dlg);
+    }
+    return true;
 }
 
 static bool kv_fp(KVComp *c, KVInsn *vi, unsigned op, bool three)
@@ -272,7 +296,11 @@ static bool kv_mem(KVComp *c, KVInsn *vi, unsigned lg, bool load, bool sign, boo
     vi->value = unscaled ? (uint64_t)off : (uint64_t)off << lg;
     if (!load) {
         vi->dst = -1;
-        return kv_field(c, LINX_FLD_SrcL, false, &vi->b);
+        if (!kv_field(c, LINX_FLD_SrcL, false, &vi->b)) {
+            return false;
+        }
+        kv_low_only(&vi->b, lg); /* only the low 8 << lg bits are stored */
+        return true;
     }
     if (!linx_kreg_dst((unsigned)kop_fld(&c->k, LINX_FLD_RegDst), &d) || d.kind == LINX_KR_P) {
         return false;
@@ -359,6 +387,12 @@ const KVProg *kv_compile(KCtx *k)
         }
     }
     c->p->n = b->n;
+    for (unsigned i = 0; i < b->n; i++) {
+        const KVInsn *vi = &c->p->insn[i];
+        if (vi->a.kind == KV_LC0 || vi->b.kind == KV_LC0 || vi->c.kind == KV_LC0) {
+            c->p->uses_lc0 = true;
+        }
+    }
     p = linx_exec_tb_alloc(ec, sizeof(*p));
     memcpy(p, c->p, sizeof(*p));
     free(c);
@@ -373,6 +407,7 @@ typedef struct KVRun {
     uint64_t v[KV_SLOTS][KV_CHUNK];
     uint64_t lc0[KV_CHUNK];
     uint8_t *host[KV_MAX_MEM];  /* host address of lane 0 of the chunk */
+    uint8_t mlg[KV_MAX_MEM];    /* log2 of the access size */
     uint64_t lo[KV_MAX_MEM], hi[KV_MAX_MEM];
 } KVRun;
 
@@ -478,6 +513,7 @@ static bool check_mem(CPULinxState *env, const KVProg *p, KVRun *r, uint64_t lc0
             !r->host[vi->mem]) {
             return false;
         }
+        r->mlg[vi->mem] = vi->mlg;
         r->lo[vi->mem] = base;
         r->hi[vi->mem] = base + len;
         store[vi->mem] = vi->op == KVO_STORE;
@@ -593,10 +629,23 @@ static void run_fp(LinxFpEnv *fe, const KVInsn *vi, uint64_t *d, const uint64_t 
     }
 }
 
-static void run_load(const KVInsn *vi, const uint8_t *h, uint64_t *d, unsigned n)
+/* d[i] = the loaded value (memory type T) in the destination type @dt
+ * (dst_type): (D)(T)x is ext(ext(x, mlg, msign), dlg, dsign). */
+static void run_load(const KVInsn *vi, const uint8_t *h, uint64_t *d, unsigned n, unsigned dt)
 {
-#define LD_LOOP(T) for (unsigned i = 0; i < n; i++) { T t; memcpy(&t, h + i * sizeof(T), sizeof(T)); \
-                                                      d[i] = (uint64_t)t; } break
+#define LD_TD(T, D) for (unsigned i = 0; i < n; i++) { T t; memcpy(&t, h + i * sizeof(T), sizeof(T)); \
+                                                       d[i] = (uint64_t)(D)t; } break
+#define LD_LOOP(T)                                                                                \
+    switch (dt) {                                                                                 \
+    case 0: LD_TD(T, uint8_t);                                                                    \
+    case 1: LD_TD(T, int8_t);                                                                     \
+    case 2: LD_TD(T, uint16_t);                                                                   \
+    case 3: LD_TD(T, int16_t);                                                                    \
+    case 4: LD_TD(T, uint32_t);                                                                   \
+    case 5: LD_TD(T, int32_t);                                                                    \
+    default: LD_TD(T, uint64_t);                                                                  \
+    }                                                                                             \
+    break
     switch (vi->mlg * 2 + vi->msign) {
     case 0: LD_LOOP(uint8_t);
     case 1: LD_LOOP(int8_t);
@@ -607,6 +656,7 @@ static void run_load(const KVInsn *vi, const uint8_t *h, uint64_t *d, unsigned n
     default: LD_LOOP(uint64_t);
     }
 #undef LD_LOOP
+#undef LD_TD
 }
 
 static void run_store(const KVInsn *vi, uint8_t *h, const uint64_t *v, unsigned n)
@@ -646,10 +696,30 @@ static const uint64_t *srcr_mod(const KVInsn *vi, const uint64_t *b, uint64_t *b
     return buf;
 }
 
-static void run_alu(const KVInsn *vi, uint64_t *d, const uint64_t *a, const uint64_t *b,
-                    const uint64_t *c, unsigned n)
+/* The destination's type as ext() takes it: 0..5 (u8 s8 u16 s16 u32
+ * s32), 6 none. */
+static unsigned dst_type(const KVInsn *vi)
 {
-#define ALU_LOOP(expr) for (unsigned i = 0; i < n; i++) { d[i] = (expr); } break
+    return vi->dst < 0 || vi->dlg >= 3 ? 6 : vi->dlg * 2u + vi->dsign;
+}
+
+/* d[i] = the operation, extended to the destination type @dt in the same
+ * loop (one loop per operation and type, no extension pass). */
+static void run_alu(const KVInsn *vi, uint64_t *d, const uint64_t *a, const uint64_t *b,
+                    const uint64_t *c, unsigned n, unsigned dt)
+{
+#define ALU_T(T, expr) for (unsigned i = 0; i < n; i++) { d[i] = (uint64_t)(T)(expr); } break
+#define ALU_LOOP(expr)                                                                            \
+    switch (dt) {                                                                                 \
+    case 0: ALU_T(uint8_t, expr);                                                                 \
+    case 1: ALU_T(int8_t, expr);                                                                  \
+    case 2: ALU_T(uint16_t, expr);                                                                \
+    case 3: ALU_T(int16_t, expr);                                                                 \
+    case 4: ALU_T(uint32_t, expr);                                                                \
+    case 5: ALU_T(int32_t, expr);                                                                 \
+    default: ALU_T(uint64_t, expr);                                                               \
+    }                                                                                             \
+    break
     if (vi->imm) {
         uint64_t y = vi->value;
         switch (vi->op) {
@@ -674,6 +744,7 @@ static void run_alu(const KVInsn *vi, uint64_t *d, const uint64_t *a, const uint
     default: ALU_LOOP(a[i] * b[i] + c[i]);
     }
 #undef ALU_LOOP
+#undef ALU_T
 }
 
 static void run_chunk(CPULinxState *env, const KVProg *p, KVRun *r, LinxFpEnv *fe, unsigned n,
@@ -688,8 +759,8 @@ static void run_chunk(CPULinxState *env, const KVProg *p, KVRun *r, LinxFpEnv *f
 
         switch (vi->op) {
         case KVO_LOAD:
-            run_load(vi, r->host[vi->mem], d, n);
-            break;
+            run_load(vi, r->host[vi->mem], d, n, dst_type(vi));
+            continue;
         case KVO_STORE:
             run_store(vi, r->host[vi->mem], src_vals(env, r, &vi->b, n, bb), n);
             continue;
@@ -708,8 +779,8 @@ static void run_chunk(CPULinxState *env, const KVProg *p, KVRun *r, LinxFpEnv *f
             if (vi->op == KVO_MADD) {
                 c = src_vals(env, r, &vi->c, n, bc);
             }
-            run_alu(vi, d, a, b, c, n);
-            break;
+            run_alu(vi, d, a, b, c, n, dst_type(vi));
+            continue;
         }
         if (vi->dst >= 0 && vi->dlg < 3) {
             ext_vec(d, d, vi->dlg, vi->dsign, n);
@@ -727,17 +798,30 @@ uint64_t helper_kvec(CPULinxState *env, uint64_t prog)
     KVRun *r = &run;
     LinxFpEnv fe;
     bool fast = host_fp_default();
+    /* All lanes' accesses checked at once: the steps run without checks
+     * (the per-step ranges are within the whole ones, and no store range
+     * overlapping another instruction's over all lanes means none does
+     * within a step or across steps).  Otherwise step by step. */
+    bool whole = p->nmem && lb0 > KV_CHUNK && lb0 <= KV_WHOLE_MAX &&
+                 check_mem(env, p, r, 0, lb0);
 
     linx_fpenv_from_fcsr(&fe, env->fcsr);
     while (lc0 < lb0) {
         unsigned n = lb0 - lc0 < KV_CHUNK ? (unsigned)(lb0 - lc0) : KV_CHUNK;
-        if (p->nmem && !check_mem(env, p, r, lc0, n)) {
+        if (p->nmem && !whole && !check_mem(env, p, r, lc0, n)) {
             break;
         }
-        for (unsigned i = 0; i < n; i++) {
-            r->lc0[i] = lc0 + i;
+        if (p->uses_lc0) {
+            for (unsigned i = 0; i < n; i++) {
+                r->lc0[i] = lc0 + i;
+            }
         }
         run_chunk(env, p, r, &fe, n, fast);
+        if (whole) {
+            for (unsigned m = 0; m < p->nmem; m++) {
+                r->host[m] += (size_t)n << r->mlg[m];
+            }
+        }
         lc0 += n;
         env->insn_count += (uint64_t)n * p->n;
         env->kern.vec_lanes += n;

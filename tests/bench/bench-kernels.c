@@ -517,13 +517,17 @@ static double median(const double *v)
 int main(int argc, char **argv)
 {
     double seconds = 0.1;
+    const char *only = NULL;
+    bool on[NDEFS];
     static Case cases[NDEFS];
 
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-t") == 0 && i + 1 < argc) {
             seconds = atof(argv[++i]);
+        } else if (strcmp(argv[i], "-k") == 0 && i + 1 < argc) {
+            only = argv[++i];
         } else {
-            fprintf(stderr, "usage: bench-kernels [-t seconds-per-variant]\n");
+            fprintf(stderr, "usage: bench-kernels [-t seconds-per-variant] [-k case-substring]\n");
             return 2;
         }
     }
@@ -531,12 +535,16 @@ int main(int argc, char **argv)
         seconds = 0.1;
     }
     for (unsigned i = 0; i < NDEFS; i++) {
+        on[i] = !only || strstr(defs[i].name, only) != NULL;
+        if (!on[i]) {
+            continue;
+        }
         case_setup(&cases[i], &defs[i]);
         calibrate(&cases[i], seconds);
     }
     for (unsigned r = 0; r < ROUNDS; r++) {
         for (unsigned i = 0; i < NDEFS; i++) {
-            for (unsigned v = 0; v < V__COUNT; v++) {
+            for (unsigned v = 0; on[i] && v < V__COUNT; v++) {
                 if (cases[i].present[v]) {
                     cases[i].ns[v][r] = time_variant(&cases[i], v) * 1e9 / cases[i].d->elems;
                 }
@@ -550,9 +558,15 @@ int main(int argc, char **argv)
            "jit/nat", "int/jit", "scalar", "scal/jit", "ref/jit");
     for (unsigned i = 0; i < NDEFS; i++) {
         Case *c = &cases[i];
-        double n = median(c->ns[V_NATIVE]), j = median(c->ns[V_JIT]);
-        double it = median(c->ns[V_INTERP]);
+        double n, j, it;
         char sc[16] = "-", scr[16] = "-", ref[16] = "-";
+
+        if (!on[i]) {
+            continue;
+        }
+        n = median(c->ns[V_NATIVE]);
+        j = median(c->ns[V_JIT]);
+        it = median(c->ns[V_INTERP]);
 
         if (c->present[V_SCALAR]) {
             snprintf(sc, sizeof(sc), "%.2f", median(c->ns[V_SCALAR]));
@@ -565,7 +579,9 @@ int main(int argc, char **argv)
                it / j, sc, scr, ref);
     }
     for (unsigned i = 0; i < NDEFS; i++) {
-        case_free(&cases[i]);
+        if (on[i]) {
+            case_free(&cases[i]);
+        }
     }
     return 0;
 }

@@ -23,10 +23,10 @@
 enum {
     PROGRAMS = 300,
     BODY_MAX = 24,
-    OUT_ROWS = 24,    /* out[row][lane], 8 bytes, 16 lanes per row */
+    OUT_ROWS = 48,    /* out[row][lane], 8 bytes, 16 lanes per row */
     OUT_LANES = 16,
     VEC_PROGRAMS = 200,
-    VEC_LANES = 300,  /* more than one 256-lane step of vector mode */
+    VEC_LANES = 700,  /* several 256-lane steps of vector mode */
 };
 
 typedef struct Gen {
@@ -307,10 +307,19 @@ static void vec_op(Gen *g)
         break;
     }
     case 8:
-        switch (pick(g, 4)) {
+        switch (pick(g, 5)) {
         case 0: emit(g, "v.lwi.brg [ri0, lc0<<2, %u], ->vt.w", 4 * pick(g, 64)); break;
         case 1: emit(g, "v.lbui.brg [ri0, lc0<<0, %u], ->vu.sw", pick(g, 64)); break;
         case 2: emit(g, "v.ldi.brg [ri1, lc0<<3, %u], ->vt.d", 8 * pick(g, 8)); break;
+        case 3: {
+            /* every memory type into every destination type */
+            static const char *const ld[] = { "lbi", "lbui", "lhi", "lhui", "lwi", "lwui", "ldi" };
+            static const unsigned lg[] = { 0, 0, 1, 1, 2, 2, 3 };
+            unsigned k = pick(g, 7);
+            emit(g, "v.%s.brg [ri0, lc0<<%u, %u], ", ld[k], lg[k], pick(g, 16) << lg[k]);
+            vdst(g);
+            break;
+        }
         default: emit(g, "v.ldi.brg [ri0, lc0<<3, %u], ->vt.d", 8 * pick(g, 16)); break;
         }
         break;
@@ -319,6 +328,11 @@ static void vec_op(Gen *g)
             emit(g, "v.sdi.brg ");
             src(g, false, false);
             emit(g, ", [ri1, lc0<<3, %u]", 8 * pick(g, 8));
+        } else if (pick(g, 3) == 0) {
+            unsigned lg = pick(g, 2);
+            emit(g, "v.s%ci.brg ", lg ? 'h' : 'b');
+            src(g, false, false);
+            emit(g, ", [ri1, lc0<<%u, %u]", lg, pick(g, 16) << lg);
         } else {
             emit(g, "v.swi.brg ");
             src(g, false, false);
@@ -336,9 +350,11 @@ static void vec_op(Gen *g)
     emit(g, "\n");
 }
 
-static void gen_vec_program(Gen *g)
+/* The program around a vector body: @body given (with @lanes lanes, no
+ * fault through ri2 before lane 1000), or NULL: random. */
+static void gen_vec_program_body(Gen *g, const char *body, unsigned lanes)
 {
-    unsigned n = 1 + pick(g, 12), lanes = pick(g, 8) ? 1 + pick(g, VEC_LANES) : pick(g, 2);
+    unsigned n = 1 + pick(g, 12);
 
     g->len = 0;
     emit(g, "    .text\n    .globl _start\n_start:\n    C.BSTART.STD FALL\n");
@@ -346,18 +362,22 @@ static void gen_vec_program(Gen *g)
     emit(g, "    addtpc out, ->s1\n    addi s1, out, ->s1\n");
     /* ri2: the last 8 * k bytes of mapped memory, k random (0: all fault) */
     emit(g, "    hl.lis %llu, ->s2\n",
-         (unsigned long long)(KRIG_MEM_BASE + KRIG_MEM_SIZE - 8 * pick(g, VEC_LANES + 40)));
+         (unsigned long long)(KRIG_MEM_BASE + KRIG_MEM_SIZE -
+                              8 * (body ? 1000 : pick(g, VEC_LANES + 40))));
     emit(g, "    hl.lis %u, ->s3\n", pick(g, 100));
     emit(g, "    hl.lis 0x%x, ->s4\n", pick(g, 2) ? 0x3f000000u + pick(g, 0x800000) : 0x40400000u);
     emit(g, "    hl.lis %u, ->a0\n", lanes);
     emit(g, "    BSTART.%s VS16\n    B.TEXT .body\n    B.IOR [s0, s1, s2],[]\n    B.IOR [s3, s4],[]\n",
-         pick(g, 2) ? "MSEQ" : "MPAR");
+         body || pick(g, 2) ? "MPAR" : "MSEQ");
     emit(g, "    B.DIM a0, 0, ->lb0\n");
-    if (pick(g, 3) == 0) {
+    if (!body && pick(g, 3) == 0) {
         emit(g, "    C.B.DIMI %u, ->lb1\n", pick(g, 3));
     }
     emit(g, "    C.BSTART.STD FALL\n    ebreak 0\n    C.BSTOP\n.body:\n");
-    for (unsigned i = 0; i < n; i++) {
+    if (body) {
+        emit(g, "%s", body);
+    }
+    for (unsigned i = 0; !body && i < n; i++) {
         vec_op(g);
     }
     emit(g, "    C.BSTOP\n    .data\n    .p2align 3\nin:\n");
@@ -371,6 +391,11 @@ static void gen_vec_program(Gen *g)
         emit(g, "    .quad %llu\n", (unsigned long long)x);
     }
     emit(g, "cnt: .quad 0\nout: .zero %u\n", 8 * OUT_LANES * OUT_ROWS);
+}
+
+static void gen_vec_program(Gen *g)
+{
+    gen_vec_program_body(g, NULL, pick(g, 8) ? 1 + pick(g, VEC_LANES) : pick(g, 2));
 }
 
 typedef struct Outcome {
@@ -498,11 +523,74 @@ static void test_vector_kernels(void **state)
     free(g.buf);
 }
 
+/* Vector mode's typed loops (a load's memory type into each destination
+ * type in one loop, ALU results extended in the operation's loop, the
+ * sources' extensions skipped where only their low bits matter) and the
+ * whole-kernel access check (300 lanes: two steps): every lane in
+ * vector mode, results as lane by lane. */
+static void test_vector_types(void **state)
+{
+    static const char *const ld[] = { "lbi", "lbui", "lhi", "lhui", "lwi", "lwui", "ldi" };
+    static const char *const alu[] = {
+        "v.add vt#1%s, ri3.sd, ->vu%s\n", "v.sub vt#1%s, vt#1.sb, ->vu%s\n",
+        "v.mul vt#1%s, vt#1.uh, ->vu%s\n", "v.srli vt#1%s, 3, ->vu%s\n",
+        "v.srai vt#1%s, 5, ->vu%s\n", "v.xor vt#1%s, vt#1.not, ->vu%s\n",
+        "v.slli vt#1%s, 9, ->vu%s\n",
+    };
+    Gen g = { 0, malloc(4096), 0, 4096 };
+    Outcome *o = calloc(3, sizeof(Outcome));
+    char body[512];
+    unsigned runs = 0;
+
+    (void)state;
+    for (unsigned k = 0; k < 7; k++) {
+        unsigned lg = k < 6 ? k / 2 : 3;
+        for (unsigned t = 0; t < 8; t++) {
+            snprintf(body, sizeof(body),
+                     "    v.%s.brg [ri0, lc0<<%u, 0], ->vt%s\n"
+                     "    v.sdi.brg vt#1.ud, [ri1, lc0<<3, 0]\n", ld[k], lg, dtypes_[t]);
+            size_t base = strlen(body);
+            for (unsigned a = 0; a < 7 + 1; a++) {
+                size_t len = base;
+                if (a < 7) {
+                    /* then an ALU op on it, stored in full and narrow */
+                    snprintf(body + len, sizeof(body) - len, alu[a], itypes[(k + a) % 8],
+                             dtypes_[(t + a) % 8]);
+                    len = strlen(body);
+                    snprintf(body + len, sizeof(body) - len,
+                             "    v.sdi.brg vu#1.ud, [ri1, lc0<<3, 2400]\n"
+                             "    v.shi.brg vu#1%s, [ri1, lc0<<1, 4800]\n", itypes[(t + k) % 8]);
+                }
+                g.s = (k * 64 + t * 8 + a) * UINT64_C(0x9e3779b97f4a7c15) + 1;
+                gen_vec_program_body(&g, body, 300);
+                assert_int_equal(setenv("LINX_KERNEL_LANEWISE", "1", 1), 0);
+                run_one(g.buf, LINX_ACCEL_JIT, false, &o[0]);
+                assert_int_equal(unsetenv("LINX_KERNEL_LANEWISE"), 0);
+                run_one(g.buf, LINX_ACCEL_JIT, false, &o[1]);
+                run_one(g.buf, LINX_ACCEL_INTERP, false, &o[2]);
+                if (!same(&o[0], &o[1], true) || !same(&o[0], &o[2], true)) {
+                    fprintf(stderr, "vector types: differs from lane by lane:\n%s\n", g.buf);
+                    fail();
+                }
+                assert_int_equal(o[0].vec_lanes, 0);
+                assert_int_equal(o[1].vec_lanes, 300);
+                assert_int_equal(o[2].vec_lanes, 300);
+                runs++;
+                body[base] = 0;
+            }
+        }
+    }
+    print_message("vector types: %u bodies\n", runs);
+    free(o);
+    free(g.buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_kernels),
         cmocka_unit_test(test_vector_kernels),
+        cmocka_unit_test(test_vector_types),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
