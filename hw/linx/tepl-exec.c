@@ -88,23 +88,41 @@ const LinxTeplOpInfo *linx_tepl_op_info(unsigned opcode)
     return NULL;
 }
 
-static const char *const rule_names[] = {
-    [LINX_TEPL_BAD_OP - LINX_TEPL_BAD_OP] = "tepl-bad-op",
-    [LINX_TEPL_BAD_DTYPE - LINX_TEPL_BAD_OP] = "tepl-bad-dtype",
-    [LINX_TEPL_LB0_ZERO - LINX_TEPL_BAD_OP] = "tepl-lb0-zero",
-    [LINX_TEPL_BAD_SIZE - LINX_TEPL_BAD_OP] = "tepl-bad-size",
-    [LINX_TEPL_SHAPE - LINX_TEPL_BAD_OP] = "tepl-shape",
-    [LINX_TEPL_TILE_EMPTY - LINX_TEPL_BAD_OP] = "tepl-tile-empty",
-    [LINX_TEPL_TILE_SIZE - LINX_TEPL_BAD_OP] = "tepl-tile-size",
-    [LINX_TEPL_LAYOUTS - LINX_TEPL_BAD_OP] = "tepl-layouts",
+/* The rules' names and sentences (the report line, docs/kernels.md "TEPL"). */
+static const struct {
+    const char *name, *text;
+} rules[LINX_TEPL__END - LINX_TEPL_BAD_OP] = {
+    [LINX_TEPL_BAD_OP - LINX_TEPL_BAD_OP] = { "tepl-bad-op",
+                                              "reserved or unimplemented TEPL opcode" },
+    [LINX_TEPL_BAD_DTYPE - LINX_TEPL_BAD_OP] = { "tepl-bad-dtype",
+                                                 "element type not defined for the operation" },
+    [LINX_TEPL_LB0_ZERO - LINX_TEPL_BAD_OP] = { "tepl-lb0-zero", "LB0 is 0" },
+    [LINX_TEPL_BAD_SIZE - LINX_TEPL_BAD_OP] = {
+        "tepl-bad-size", "destination size not a power of two in 512 B..4 KB" },
+    [LINX_TEPL_SHAPE - LINX_TEPL_BAD_OP] = {
+        "tepl-shape", "Col x esize > size, ValidCol > Col, ValidRow > Row or not fractal-aligned" },
+    [LINX_TEPL_TILE_EMPTY - LINX_TEPL_BAD_OP] = { "tepl-tile-empty",
+                                                  "source tile was never written" },
+    [LINX_TEPL_TILE_SIZE - LINX_TEPL_BAD_OP] = {
+        "tepl-tile-size", "source tile size differs from the destination's" },
+    [LINX_TEPL_LAYOUTS - LINX_TEPL_BAD_OP] = { "tepl-layouts",
+                                               "source tiles have different layouts" },
 };
 
 const char *linx_tepl_rule_name(unsigned rule)
 {
     if (rule >= LINX_TEPL_BAD_OP && rule < LINX_TEPL__END) {
-        return rule_names[rule - LINX_TEPL_BAD_OP];
+        return rules[rule - LINX_TEPL_BAD_OP].name;
     }
     return rule == LINX_TEPL_OK ? "ok" : "?";
+}
+
+const char *linx_tepl_rule_text(unsigned rule)
+{
+    if (rule >= LINX_TEPL_BAD_OP && rule < LINX_TEPL__END) {
+        return rules[rule - LINX_TEPL_BAD_OP].text;
+    }
+    return rule == LINX_TEPL_OK ? "no fault" : "?";
 }
 
 uint64_t linx_tepl_pack(unsigned opcode, unsigned dtype, unsigned nsrc, const uint8_t src[2],

@@ -114,7 +114,9 @@ typedef enum LinxTeplRule {
     LINX_TEPL__END
 } LinxTeplRule;
 
+/* A rule's short name ("tepl-shape") and sentence; "?" outside the rules. */
 const char *linx_tepl_rule_name(unsigned rule);
+const char *linx_tepl_rule_text(unsigned rule);
 
 /* Run one TEPL block: true on success (the destination is pushed); false
  * with @f filled and nothing changed.  @reference selects the per-element

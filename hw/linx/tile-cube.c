@@ -27,10 +27,29 @@ enum {
     Q8_PRE_MAX = 255,
 };
 
-static const char *const rule_names[LINX_CUBE__END - LINX_CUBE_BAD_FUNC] = {
-    "cube-bad-function", "cube-bad-dtype", "cube-bad-dims", "cube-operands",
-    "cube-tile-empty",   "cube-left",      "cube-right",    "cube-acc-chain",
-    "cube-dst-size",     "cube-bad-quant",
+/* The rules' names and sentences (the report line, docs/tile.md "Cube"). */
+static const struct {
+    const char *name, *text;
+} rules[LINX_CUBE__END - LINX_CUBE_BAD_FUNC] = {
+    [LINX_CUBE_BAD_FUNC - LINX_CUBE_BAD_FUNC] = { "cube-bad-function",
+                                                  "reserved BSTART.CUBE Function" },
+    [LINX_CUBE_BAD_DTYPE - LINX_CUBE_BAD_FUNC] = { "cube-bad-dtype",
+                                                   "type or conversion not supported" },
+    [LINX_CUBE_BAD_DIMS - LINX_CUBE_BAD_FUNC] = {
+        "cube-bad-dims", "m, n or k outside 1..4095, or m x n larger than the ACC" },
+    [LINX_CUBE_OPERANDS - LINX_CUBE_BAD_FUNC] = {
+        "cube-operands", "not two sources (TMATMUL), or a bad destination (ACCCVT)" },
+    [LINX_CUBE_TILE_EMPTY - LINX_CUBE_BAD_FUNC] = { "cube-tile-empty",
+                                                    "source tile was never written" },
+    [LINX_CUBE_LEFT - LINX_CUBE_BAD_FUNC] = {
+        "cube-left", "A is not an NZ tile of at least m x k of the input type" },
+    [LINX_CUBE_RIGHT - LINX_CUBE_BAD_FUNC] = {
+        "cube-right", "B is not a ZN tile of at least k x n of the input type" },
+    [LINX_CUBE_CHAIN - LINX_CUBE_BAD_FUNC] = {
+        "cube-acc-chain", "TMATMUL.ACC or ACCCVT without a matching ACC" },
+    [LINX_CUBE_DST_SIZE - LINX_CUBE_BAD_FUNC] = {
+        "cube-dst-size", "ACCCVT output does not fit the destination tile" },
+    [LINX_CUBE_BAD_QUANT - LINX_CUBE_BAD_FUNC] = { "cube-bad-quant", "reserved quant mode" },
 };
 
 const char *linx_cube_rule_name(unsigned rule)
@@ -41,7 +60,18 @@ const char *linx_cube_rule_name(unsigned rule)
     if (rule < LINX_CUBE_BAD_FUNC || rule >= LINX_CUBE__END) {
         return "?";
     }
-    return rule_names[rule - LINX_CUBE_BAD_FUNC];
+    return rules[rule - LINX_CUBE_BAD_FUNC].name;
+}
+
+const char *linx_cube_rule_text(unsigned rule)
+{
+    if (rule == LINX_CUBE_OK) {
+        return "no fault";
+    }
+    if (rule < LINX_CUBE_BAD_FUNC || rule >= LINX_CUBE__END) {
+        return "?";
+    }
+    return rules[rule - LINX_CUBE_BAD_FUNC].text;
 }
 
 static bool cube_fail(TmaFault *f, LinxCubeRule rule, uint64_t value)

@@ -80,7 +80,9 @@ typedef enum LinxCubeRule {
     LINX_CUBE__END
 } LinxCubeRule;
 
+/* A rule's short name ("cube-left") and sentence; "?" outside the rules. */
 const char *linx_cube_rule_name(unsigned rule);
+const char *linx_cube_rule_text(unsigned rule);
 
 /* Run one cube block.  True on success; false with @f filled and no
  * change to the tiles or the ACC. */

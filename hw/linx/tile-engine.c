@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "hw/linx/tile-cube.h"
+#include "target/linx/tma-translate.h"
 #include "tcg/exec.h"
 
 enum {
@@ -100,7 +101,7 @@ void linx_tile_engine_init(LinxTileEngine *e, const TmaOptions *opts)
 
 static _Noreturn void raise_fault(CPULinxState *env, const TmaFault *f)
 {
-    linx_raise_exception(env, f->trapnum, f->cause, f->traparg0, env->pc);
+    linx_tile_fault_raise(env, f, env->pc); /* records the rule for the report */
 }
 
 void linx_tile_block_engine(CPULinxState *env, void *opaque)

@@ -151,7 +151,7 @@ typedef enum TmaRule {
 
 /* Arguments for linx_raise_exception(env, trapnum, cause, traparg0, pc). */
 typedef struct TmaFault {
-    uint16_t rule;     /* TmaRule; TMA_OK = no fault */
+    uint16_t rule;     /* TmaRule (LinxTeplRule, LinxCubeRule); TMA_OK = no fault */
     uint16_t cause;    /* LINX_CAUSE(ec, 0): LINX_EC_* in bits 15:8 */
     uint8_t trapnum;   /* LINX_TRAP_* (target/linx/cpu.h) */
     uint64_t traparg0;

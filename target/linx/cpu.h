@@ -343,9 +343,10 @@ typedef struct CPULinxState {
      * TMA header that binds no operand (no B.ARG/B.DATR, B.IOR, B.IOT(I),
      * B.DIM) runs as a no-op - the virt machine's peer-compatibility rule
      * (docs/virt.md), decided at translation time.  tile_fault: the rule
-     * behind the last trap a TMA block raised (TmaRule, hw/linx/tma.h; 0
-     * none) with that trap's pc and TRAPARG0, so a trap report can name
-     * the rule (linx_tma_fault_report). */
+     * behind the last trap a TMA, TEPL or CUBE block raised (TmaRule,
+     * LinxTeplRule or LinxCubeRule; 0 none) with that trap's pc and
+     * TRAPARG0, so a trap report can name the rule
+     * (linx_tile_fault_raise, linx_tma_fault_report). */
     bool tma_empty_header_noop;
     struct {
         uint32_t rule;

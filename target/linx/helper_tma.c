@@ -1,7 +1,8 @@
 /*
  * Run time of translated TMA blocks (tma-translate.h): the helper a TMA
  * header's TB calls with its prepared plan, the raise of constant-illegal
- * headers, and the "illegal tile parameter" trap report.
+ * headers, and the "illegal tile parameter" trap report (TMA, TEPL and CUBE
+ * rules: their numbers do not overlap).
  *
  * The common case is one call: fill the run-time arguments (no memset, no
  * allocation), tma_exec() on the prepared plan.  Logging (-d tile) and
@@ -17,6 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hw/linx/tepl.h"
+#include "hw/linx/tile-cube.h"
 #include "hw/linx/tile-dump.h"
 #include "tcg/exec.h"
 #include "target/linx/disas.h"
@@ -27,13 +30,18 @@
 enum {
     TMA_TRAP_CAUSE_SHIFT = 16,   /* helper_tma_raise: trapnum | cause << 16 */
     TMA_TRAP_FIELD_MASK = 0xffff,
-    TRAPNO_NUM_MASK = 0xffffff,  /* env->trapno: TRAPNUM in bits 23:0 */
+    TRAPNO_NUM_MASK = 0xffffff,  /* env->trapno: TRAPNUM in bits 23:0, */
+    TRAPNO_CAUSE_SHIFT = 24,     /* CAUSE from bit 24 */
     TRAPARG_VALUE_SHIFT = 32,    /* E_INST(EC_PARAM): rule | value << 32 */
     REPORT_INSN_BYTES = 8,
 };
 
-/* Raise @f at @pc and remember which rule it was. */
-static _Noreturn void tma_fault_raise(CPULinxState *env, const TmaFault *f, uint64_t pc)
+/* One rule number names one rule of one engine. */
+_Static_assert((unsigned)TMA_R__COUNT <= (unsigned)LINX_CUBE_BAD_FUNC &&
+                   (unsigned)LINX_CUBE__END <= (unsigned)LINX_TEPL_BAD_OP,
+               "TMA, CUBE and TEPL rule numbers overlap");
+
+_Noreturn void linx_tile_fault_raise(CPULinxState *env, const TmaFault *f, uint64_t pc)
 {
     if (f->rule != TMA_R_GM_FAULT) {
         env->tile_fault.rule = f->rule;
@@ -118,7 +126,7 @@ void helper_tma(CPULinxState *env, uint64_t block, uint64_t base, uint64_t strid
                              b->pc);
     }
     if (!linx_tma_run(env, b, base, stride, size, &f)) {
-        tma_fault_raise(env, &f, b->pc);
+        linx_tile_fault_raise(env, &f, b->pc);
     }
 }
 
@@ -131,20 +139,37 @@ void helper_tma_raise(CPULinxState *env, uint64_t rule, uint64_t trap, uint64_t 
     f.trapnum = (uint8_t)(trap & TMA_TRAP_FIELD_MASK);
     f.cause = (uint16_t)((trap >> TMA_TRAP_CAUSE_SHIFT) & TMA_TRAP_FIELD_MASK);
     f.traparg0 = traparg0;
-    tma_fault_raise(env, &f, pc);
+    linx_tile_fault_raise(env, &f, pc);
 }
 
 /* ------------------------------------------------------------------ */
 /* Trap report                                                         */
 /* ------------------------------------------------------------------ */
 
-const char *linx_tma_fault_rule(const CPULinxState *env)
+/* The name (@text false) or sentence of tile rule @rule, NULL for none. */
+static const char *tile_rule(unsigned rule, bool text)
 {
-    if (env->tile_fault.rule == TMA_OK || env->tile_fault.rule >= TMA_R__COUNT ||
-        env->tile_fault.pc != env->trap_pc || env->tile_fault.traparg0 != env->traparg0) {
+    if (rule == TMA_OK) {
         return NULL;
     }
-    return tma_rule_name((TmaRule)env->tile_fault.rule);
+    if (rule < TMA_R__COUNT) {
+        return text ? tma_rule_text((TmaRule)rule) : tma_rule_name((TmaRule)rule);
+    }
+    if (rule >= LINX_CUBE_BAD_FUNC && rule < LINX_CUBE__END) {
+        return text ? linx_cube_rule_text(rule) : linx_cube_rule_name(rule);
+    }
+    if (rule >= LINX_TEPL_BAD_OP && rule < LINX_TEPL__END) {
+        return text ? linx_tepl_rule_text(rule) : linx_tepl_rule_name(rule);
+    }
+    return NULL;
+}
+
+const char *linx_tma_fault_rule(const CPULinxState *env)
+{
+    if (env->tile_fault.pc != env->trap_pc || env->tile_fault.traparg0 != env->traparg0) {
+        return NULL;
+    }
+    return tile_rule(env->tile_fault.rule, false);
 }
 
 /* Disassembly of the instruction at @pc, tabs as single spaces. */
@@ -177,25 +202,24 @@ static void disas_at(const CPULinxState *env, uint64_t pc, char *text, size_t le
 bool linx_tma_fault_report(FILE *f, const CPULinxState *env)
 {
     const char *name = linx_tma_fault_rule(env);
-    TmaRule rule = (TmaRule)env->tile_fault.rule;
-    char text[LINX_DISAS_MAX];
-    TmaFault probe;
+    const char *text = tile_rule(env->tile_fault.rule, true);
+    unsigned trapnum = (unsigned)(env->trapno & TRAPNO_NUM_MASK);
+    unsigned cause = (unsigned)((env->trapno >> TRAPNO_CAUSE_SHIFT) & TRAPNO_NUM_MASK);
+    char insn[LINX_DISAS_MAX];
 
     if (!name) {
         return false;
     }
-    disas_at(env, env->trap_pc, text, sizeof(text));
+    disas_at(env, env->trap_pc, insn, sizeof(insn));
     fprintf(f, "illegal tile parameter: %s at PC 0x%" PRIx64 " (%s)\n", name, env->trap_pc,
-            text);
-    /* The value rules carry the offending value in TRAPARG0[63:32]. */
-    tma_rule_fault(rule, 0, &probe);
-    if (probe.trapnum == LINX_TRAP_ILLEGAL_INST && probe.cause == LINX_CAUSE(LINX_EC_PARAM, 0)) {
-        fprintf(f, "  %s (value %" PRIu64 "); trap %u, TRAPARG0 0x%" PRIx64 "\n",
-                tma_rule_text(rule), env->traparg0 >> TRAPARG_VALUE_SHIFT,
-                (unsigned)(env->trapno & TRAPNO_NUM_MASK), env->traparg0);
+            insn);
+    /* The value rules (E_INST(EC_PARAM)) carry the offending value in
+     * TRAPARG0[63:32]. */
+    if (trapnum == LINX_TRAP_ILLEGAL_INST && cause == LINX_CAUSE(LINX_EC_PARAM, 0)) {
+        fprintf(f, "  %s (value %" PRIu64 "); trap %u, TRAPARG0 0x%" PRIx64 "\n", text,
+                env->traparg0 >> TRAPARG_VALUE_SHIFT, trapnum, env->traparg0);
     } else {
-        fprintf(f, "  %s; trap %u, TRAPARG0 0x%" PRIx64 "\n", tma_rule_text(rule),
-                (unsigned)(env->trapno & TRAPNO_NUM_MASK), env->traparg0);
+        fprintf(f, "  %s; trap %u, TRAPARG0 0x%" PRIx64 "\n", text, trapnum, env->traparg0);
     }
     return true;
 }

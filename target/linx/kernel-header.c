@@ -418,7 +418,13 @@ static void gen_tepl_commit(DisasContext *ctx, const KHeader *h, uint64_t fall, 
     int d;
 
     if (!oi) {
-        kraise(ctx, LINX_TRAP_ILLEGAL_INST, LINX_CAUSE(LINX_EC_ILLEGAL, 0), bs->bpc, bs->bpc);
+        /* TRAPARG0 = the BPC; the report names tepl-bad-op. */
+        const TmaFault f = { .rule = LINX_TEPL_BAD_OP,
+                             .cause = LINX_CAUSE(LINX_EC_ILLEGAL, 0),
+                             .trapnum = LINX_TRAP_ILLEGAL_INST,
+                             .traparg0 = bs->bpc };
+
+        gen_tile_fault_raise(ctx, &f);
         return;
     }
     if (oi->needs_arg && !h->has_arg) {

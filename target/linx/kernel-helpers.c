@@ -17,6 +17,7 @@
 #include "kernel-ops.h"
 #include "kernel.h"
 #include "tcg/exec.h"
+#include "tma-translate.h"
 
 #include "helper-proto.h"
 
@@ -262,11 +263,6 @@ uint64_t helper_kcvt(CPULinxState *env, uint64_t a, uint64_t desc)
  * TEPL and CUBE blocks
  * --------------------------------------------------------------------- */
 
-static _Noreturn void raise_tile_fault(CPULinxState *env, const TmaFault *f, uint64_t pc)
-{
-    kraise(env, f->trapnum, f->cause, f->traparg0, pc);
-}
-
 void helper_tepl(CPULinxState *env, uint64_t desc, uint64_t scalar, uint64_t size, uint64_t pc)
 {
     LinxTeplOp op;
@@ -281,7 +277,7 @@ void helper_tepl(CPULinxState *env, uint64_t desc, uint64_t scalar, uint64_t siz
     op.dst_bytes = size > UINT32_MAX ? 0 : (uint32_t)size;
     memcpy(op.lb, env->lb, sizeof(op.lb));
     if (!linx_tepl_exec(env->tiles, &op, ref, &f)) {
-        raise_tile_fault(env, &f, pc);
+        linx_tile_fault_raise(env, &f, pc); /* records the rule */
     }
 }
 
@@ -320,6 +316,6 @@ void helper_cube(CPULinxState *env, uint64_t desc, uint64_t q0, uint64_t q1, uin
     op.k = env->lb[2];
     op.reference = (desc >> 30) & 1;
     if (!linx_cube_exec(env->tiles, &op, &f)) {
-        raise_tile_fault(env, &f, pc);
+        linx_tile_fault_raise(env, &f, pc); /* records the rule */
     }
 }

@@ -99,7 +99,7 @@ static void log_plan(DisasContext *ctx, const LinxTmaBlock *b)
 }
 
 /* Raise @f at the block's pc (E_BLOCK / E_INST / ...), recording the rule. */
-static void gen_tma_raise(DisasContext *ctx, const TmaFault *f)
+void gen_tile_fault_raise(DisasContext *ctx, const TmaFault *f)
 {
     IRContext *ir = ctx->ir;
 
@@ -170,7 +170,7 @@ bool gen_tma_commit(DisasContext *ctx)
     }
     if (!linx_tma_block_plan(&local, &ctx->tma, NULL, ctx->bs.bpc, flags)) {
         log_plan(ctx, &local);
-        gen_tma_raise(ctx, &local.plan.fault);
+        gen_tile_fault_raise(ctx, &local.plan.fault);
         return false;
     }
     log_plan(ctx, &local);

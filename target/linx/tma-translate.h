@@ -24,8 +24,9 @@
  * them when blocks are translated.  `-d tile` dumps the source tiles
  * before a TSTORE and the destination tile after a TLOAD/TMOV.
  *
- * Traps a TMA block raises record their rule in env->tile_fault, so a
- * trap report can say which rule broke:
+ * Traps a TMA, TEPL or CUBE block raises record their rule in
+ * env->tile_fault (linx_tile_fault_raise), so a trap report can say which
+ * rule broke:
  *
  *   linx_tma_fault_report(stderr, env);   // after cpu_exec() returned EXCP_TRAP
  *   -> "illegal tile parameter: validcol-gt-col at PC 0x10040 (BSTART.TMA TSTORE, FP32)"
@@ -79,8 +80,14 @@ bool linx_tma_block_plan(LinxTmaBlock *b, const TmaDesc *d, const TmaOptions *op
 bool linx_tma_run(CPULinxState *env, const LinxTmaBlock *b, uint64_t base, uint64_t stride,
                   uint64_t size, TmaFault *f);
 
+/* Raise @f at @pc (linx_raise_exception) and record f->rule, pc and
+ * TRAPARG0 in env->tile_fault, but for TMA_R_GM_FAULT (a plain page fault
+ * to the user).  f->rule is a TmaRule, a LinxTeplRule or a LinxCubeRule
+ * (their numbers do not overlap). */
+_Noreturn void linx_tile_fault_raise(CPULinxState *env, const TmaFault *f, uint64_t pc);
+
 /* If the trap env reports (env->trapno, traparg0, trap_pc) was raised by
- * a TMA block's rule, print "illegal tile parameter: <rule> at PC <pc>
+ * a TMA, TEPL or CUBE block's rule, print "illegal tile parameter: <rule> at PC <pc>
  * (<disassembly>)" and the rule's sentence to @f and return true; else
  * print nothing and return false. */
 bool linx_tma_fault_report(FILE *f, const CPULinxState *env);

@@ -184,5 +184,8 @@ void gen_tma_desc(DisasContext *ctx);
  * block falls through), or the raise of a constant-illegal header (false,
  * the TB ends here). */
 bool gen_tma_commit(DisasContext *ctx);
+/* End the TB with the raise of @f at the block's BPC, recording f->rule
+ * in env->tile_fault (helper_tma_raise; TMA, TEPL and CUBE rules). */
+void gen_tile_fault_raise(DisasContext *ctx, const TmaFault *f);
 
 #endif /* LINX_TARGET_TRANSLATE_INTERNAL_H */

@@ -391,6 +391,7 @@ static void expect_rule(LinxTileState *ts, const LinxTeplOp *op, unsigned rule, 
         assert_int_equal(f.cause, cause);
         assert_int_equal(f.traparg0, rule | value << 32);
         assert_string_not_equal(linx_tepl_rule_name(rule), "?");
+        assert_string_not_equal(linx_tepl_rule_text(rule), "?");
     }
     assert_memory_equal(before, linx_tile_get(ts, TILE_T1)->data, sizeof(before));
     assert_memory_equal(&mb, &linx_tile_get(ts, TILE_T1)->meta, sizeof(mb));

@@ -287,6 +287,11 @@ static void test_rules(void **state)
     op = matmul(5, LINX_DT_FP32, 4, 4, 4);
     expect_rule(ts, &op, LINX_CUBE_BAD_FUNC, 5, LINX_EC_ILLEGAL);
     assert_string_equal(linx_cube_rule_name(LINX_CUBE_BAD_FUNC), "cube-bad-function");
+    for (unsigned r = LINX_CUBE_BAD_FUNC; r < LINX_CUBE__END; r++) {
+        assert_string_not_equal(linx_cube_rule_name(r), "?");
+        assert_string_not_equal(linx_cube_rule_text(r), "?");
+    }
+    assert_string_equal(linx_cube_rule_text(LINX_CUBE__END), "?");
     op = matmul(LINX_CUBE_TMATMUL, LINX_DT_U16, 4, 4, 4);
     expect_rule(ts, &op, LINX_CUBE_BAD_DTYPE, LINX_DT_U16, LINX_EC_PARAM);
     op = matmul(LINX_CUBE_TMATMUL, LINX_DT_FP32, 0, 4, 4);

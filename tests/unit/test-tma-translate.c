@@ -779,6 +779,65 @@ static void test_report(void **state)
     run_end(&r);
 }
 
+/* TEPL and CUBE rules are reported like TMA rules: a reserved TEPL opcode
+ * decided at translation time (TRAPARG0 = the BPC), a TEPL value rule and
+ * a CUBE rule raised by the engines at run time; every mode records the
+ * rule in env->tile_fault. */
+static void test_report_tepl_cube(void **state)
+{
+    static char prog[PROG_MAX];
+    static const struct {
+        const char *header, *rest;
+        unsigned cause;
+        uint64_t traparg0; /* 0: the BPC */
+        unsigned rule;
+        const char *line, *text;
+    } cases[] = {
+        { "BSTART.TEPL TCVT, INT32", "    C.B.DIMI 32, ->lb0\n    B.IOTI [t#1], last ->u<4KB>\n",
+          LINX_CAUSE(LINX_EC_ILLEGAL, 0), 0, 0x70,
+          "illegal tile parameter: tepl-bad-op at PC 0x1000e (BSTART.TEPL TCVT, INT32)\n",
+          "  reserved or unimplemented TEPL opcode; trap 4, TRAPARG0 0x1000e\n" },
+        { "BSTART.TEPL TADD, INT32",
+          "    C.B.DIMI 32, ->lb0\n    B.IOTI [u#2, u#1], last ->t<4KB>\n", CAUSE_PARAM,
+          PARAM_ARG(0x75, 9), 0x75,
+          "illegal tile parameter: tepl-tile-empty at PC 0x1000e (BSTART.TEPL TADD, INT32)\n",
+          "  source tile was never written (value 9); trap 4, TRAPARG0 0x900000075\n" },
+        { "BSTART.CUBE ACCCVT, INT32",
+          "    C.B.DIMI 16, ->lb0\n    C.B.DIMI 16, ->lb1\n    C.B.DIMI 32, ->lb2\n"
+          "    B.ARG NORM\n    B.IOR [zero, zero, x0],[]\n    B.IOTI [], last ->n<1KB>\n",
+          CAUSE_PARAM, PARAM_ARG(0x67, 0), 0x67,
+          "illegal tile parameter: cube-acc-chain at PC 0x1000e (BSTART.CUBE ACCCVT, INT32)\n",
+          "  TMATMUL.ACC or ACCCVT without a matching ACC (value 0); trap 4, TRAPARG0 "
+          "0x67\n" },
+    };
+
+    (void)state;
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        snprintf(prog, sizeof(prog), "%s    %s\n%s%s", prologue, cases[c].header, cases[c].rest,
+                 epilogue);
+        for (unsigned m = 0; m < NMODES; m++) {
+            char *rep = NULL;
+            size_t len = 0;
+            FILE *f;
+            Run r;
+
+            run(&r, prog, m, NULL);
+            expect_trap(&r, LINX_TRAP_ILLEGAL_INST, cases[c].cause,
+                        cases[c].traparg0 ? cases[c].traparg0 : r.env->trap_pc);
+            assert_int_equal(r.env->trap_pc, 0x1000e);
+            assert_int_equal(r.env->tile_fault.rule, cases[c].rule);
+            assert_int_equal(r.env->tile_fault.pc, r.env->trap_pc);
+            f = open_memstream(&rep, &len);
+            assert_true(linx_tma_fault_report(f, r.env));
+            fclose(f);
+            assert_non_null(strstr(rep, cases[c].line));
+            assert_non_null(strstr(rep, cases[c].text));
+            free(rep);
+            run_end(&r);
+        }
+    }
+}
+
 /* A GM fault is a page fault at the faulting address, not a tile rule,
  * and nothing is written. */
 static void test_gm_fault(void **state)
@@ -936,6 +995,7 @@ int main(void)
         cmocka_unit_test(test_barg_nd2nz_codes),
         cmocka_unit_test(test_constant_illegal),
         cmocka_unit_test(test_report),
+        cmocka_unit_test(test_report_tepl_cube),
         cmocka_unit_test(test_gm_fault),
         cmocka_unit_test(test_peer_noop_rule),
         cmocka_unit_test(test_no_tile_unit),
