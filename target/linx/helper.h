@@ -78,3 +78,4 @@ DEF_HELPER_3(fp_cvt, 0, i64, env, i64, i64)
 
 /* ---- Commit trace (commit-trace.c) ---- */
 DEF_HELPER_4(trace_insn, IR_CALL_NO_WG, void, env, i64, i64, i64)
+DEF_HELPER_4(trace_kbody, IR_CALL_NO_WG, void, env, i64, i64, i64)

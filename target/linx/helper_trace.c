@@ -251,3 +251,31 @@ void helper_trace_insn(CPULinxState *env, uint64_t pc, uint64_t raw, uint64_t in
     r.next_pc = pc + len;
     linx_commit_trace_write(env->trace, &r);
 }
+
+/* A kernel-body instruction (kernel-body.c, docs/engine.md "Commit trace:
+ * kernel bodies"): @info is its length, bit 8 set for a cross-lane
+ * instruction, which runs once over the group and writes one row per lane
+ * of it (LB0).  The block kind is the header's (env->kern.trace_kind);
+ * lane_id is 0 as the peer's; the register and memory fields stay 0 (the
+ * operands are lane registers, not GPRs) and the GPR snapshot of the
+ * scalar rows is left alone. */
+void helper_trace_kbody(CPULinxState *env, uint64_t pc, uint64_t raw, uint64_t info)
+{
+    LinxCommitRecord r;
+    uint64_t len = info & 0xff;
+    uint64_t n = (info & 0x100) ? env->lb[0] : 1;
+
+    if (!env->trace) {
+        return;
+    }
+    memset(&r, 0, sizeof(r));
+    r.pc = pc;
+    r.insn = raw;
+    r.len = (uint32_t)len;
+    r.block_kind = linx_trace_kind_name((unsigned)env->kern.trace_kind);
+    r.lane_id = 0;
+    r.next_pc = pc + len;
+    for (uint64_t i = 0; i < n; i++) {
+        linx_commit_trace_write(env->trace, &r);
+    }
+}

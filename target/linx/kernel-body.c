@@ -309,6 +309,21 @@ static bool read5(KCtx *k, unsigned code, IRTemp *out)
     return true;
 }
 
+/* Commit trace (TB_F_TRACE): the row of body instruction @bi, one per
+ * lane that runs it, or (@xlane) one per lane of the group for a
+ * cross-lane instruction (docs/engine.md "Commit trace: kernel bodies"). */
+static void kb_trace(KCtx *k, const KBodyInsn *bi, bool xlane)
+{
+    IRContext *ir = k->ir;
+
+    if (!(k->ctx->tb->flags & TB_F_TRACE)) {
+        return;
+    }
+    gen_helper_trace_kbody(k->ctx, IR_NO_TEMP, ir->env, ir_const(ir, (int64_t)bi->pc),
+                           ir_const(ir, (int64_t)bi->insn.raw),
+                           ir_const(ir, (int64_t)(bi->insn.len | (xlane ? 0x100 : 0))));
+}
+
 static IRLabel target_label(KCtx *k, const KBodyInsn *bi)
 {
     if (bi->target == KT_END) {
@@ -335,6 +350,7 @@ static void kb_branch(KCtx *k)
     IRCond c;
 
     if (form == LINX_F_J) {
+        kb_trace(k, bi, false);
         kc_count(k);
         kc_flush(k, false);
         ir_gen_br(ir, target_label(k, bi));
@@ -353,6 +369,7 @@ static void kb_branch(KCtx *k)
         }
         c = conds[form];
     }
+    kb_trace(k, bi, false); /* before it leaves the straight line */
     kc_count(k);
     kc_flush(k, true);
     ir_gen_brcond(ir, c, l, r, target_label(k, bi));
@@ -371,6 +388,7 @@ static void kb_jr(KCtx *k)
         kb_illegal(k);
         return;
     }
+    kb_trace(k, bi, false);
     ir_gen_addi(ir, t, v,
                 (int64_t)(bi->pc + (uint64_t)linx_insn_field(&bi->insn, LINX_FLD_simm12, NULL) * 2));
     ir_gen_st(ir, IR_st64, t, ir->env, KERN_OFF(fault_arg));
@@ -435,6 +453,8 @@ static void translate_lane(KCtx *k, unsigned first, unsigned last)
         case KI_OP:
             if (!kop_translate(k)) {
                 kb_illegal(k);
+            } else if (!k->dead) {
+                kb_trace(k, bi, false);
             }
             break;
         case KI_BRANCH:
@@ -592,7 +612,8 @@ void linx_kernel_translate_body(DisasContext *ctx)
             body.insns[i].label = ir_label(ir);
         }
     }
-    k->vec = kv_compile(k);
+    /* Vector mode runs lanes without per-instruction code: not when tracing. */
+    k->vec = (tb->flags & TB_F_TRACE) ? NULL : kv_compile(k);
     tb->size = (uint32_t)(body.bytes ? body.bytes : 2);
     tb->icount = body.n;
 
@@ -620,6 +641,7 @@ void linx_kernel_translate_body(DisasContext *ctx)
             gen_helper_kernel_xlane(ctx, IR_NO_TEMP, ir->env,
                                     ir_const(ir, (int64_t)kop_barrier_desc(&bi->insn)),
                                     ir_const(ir, (int64_t)bi->pc));
+            kb_trace(k, bi, true);
         }
         first = last + 1;
     }

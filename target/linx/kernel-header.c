@@ -29,6 +29,7 @@
 #include "hw/linx/tepl.h"
 #include "hw/linx/tile-cube-fast.h"
 #include "kernel-internal.h"
+#include "trace-info.h"
 
 enum {
     IOT_DST_NONE = 7,    /* DstTile 7 with size 0: no destination */
@@ -385,6 +386,12 @@ static void gen_kernel_launch(DisasContext *ctx, const KHeader *h, uint64_t fall
     ir_gen_st(ir, IR_st64, gen_const(ctx, h->func == MODE_VS8), ir->env, KERN_OFF(vs8));
     ir_gen_st(ir, IR_st64, gen_const(ctx, (int64_t)fall), ir->env, KERN_OFF(cont));
     ir_gen_st(ir, IR_st64, gen_const(ctx, (int64_t)bs->bpc), ir->env, KERN_OFF(hdr_pc));
+    if (ctx->tb->flags & TB_F_TRACE) {
+        /* The block_kind of the body's trace rows (docs/engine.md). */
+        unsigned tk = h->type == LINX_BLK_MSEQ || h->type == LINX_BLK_VSEQ ? LINX_TK_VSEQ
+                                                                          : LINX_TK_VPAR;
+        ir_gen_st(ir, IR_st64, gen_const(ctx, tk), ir->env, KERN_OFF(trace_kind));
+    }
     packed_src = nsrc;
     for (unsigned i = 0; i < nsrc; i++) {
         packed_src |= (uint64_t)src[i] << (LINX_KBIND_SRC_SHIFT + LINX_KBIND_SRC_BITS * i);

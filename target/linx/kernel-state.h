@@ -73,6 +73,8 @@ typedef struct LinxKernelState {
     uint64_t vs8;                    /* VSize VS8: vm/vn are illegal */
     uint64_t cont;                   /* header continuation (next block) */
     uint64_t hdr_pc;                 /* the header's BPC */
+    uint64_t trace_kind;             /* commit trace: the body rows' LinxTraceKind
+                                      * (stored by TB_F_TRACE headers only) */
     uint64_t tbase[LINX_KTILE_BASES]; /* host address of TA..TD, TO, TS data */
     uint64_t tsize[LINX_KTILE_BASES]; /* bytes each base may access (0: unbound) */
     uint64_t out_hand;               /* TO's hand, LINX_KTILE_NONE: no output */

@@ -79,12 +79,23 @@ EXPECTED = """
     BSTART.MPAR    scalar -1 -          0 0
     B.TEXT         scalar -1 -          0 0
     C.B.DIMI       scalar -1 -          0 0
+    v.addi         vpar    0 -          0 0
+    v.subi         vpar    0 -          0 0
+    v.addi         vpar    0 -          0 0
+    v.subi         vpar    0 -          0 0
     BSTART.VPAR    vpar    0 -          0 0
     B.TEXT         vpar    0 -          0 0
     C.B.DIMI       vpar    0 -          0 0
+    v.addi         vpar    0 -          0 0
+    v.addi         vpar    0 -          0 0
+    v.addi         vpar    0 -          0 0
     C.BSTART.VSEQ  vseq    0 -          0 0
     B.TEXT         vseq    0 -          0 0
     C.B.DIMI       vseq    0 -          0 0
+    v.addi         vseq    0 -          0 0
+    v.addi         vseq    0 -          0 0
+    v.rdadd        vseq    0 -          0 0
+    v.rdadd        vseq    0 -          0 0
     C.BSTART.STD   scalar -1 -          0 0
     hl.liu         scalar -1 -          0 0
     swi            scalar -1 -          0 0"""
@@ -147,6 +158,14 @@ def main():
         if got != w:
             bad += 1
             print('FAIL: row %d (pc 0x%x): %r, expected %r' % (i, r['pc'], got, w))
+        if w[0].startswith('v.'):
+            # kernel-body rows: next_pc = pc + len, no register/memory fields
+            body = (r['len'], r['next_pc'] - r['pc'], r['wb_valid'], r['src0_valid'],
+                    r['src1_valid'], r['dst_valid'], r['mem_valid'], r['trap_valid'])
+            if body != (8, 8, 0, 0, 0, 0, 0, 0):
+                bad += 1
+                print('FAIL: body row %d (pc 0x%x): len/next_pc-pc/wb/src0/src1/dst/mem/trap '
+                      '%r' % (i, r['pc'], body))
     if bad:
         return 1
     print('ok: %d rows, identical under %d modes' % (len(rows), len(MODES)))

@@ -2,7 +2,7 @@
 # each kind the shared traces lack - a CALL block and the callee's RET
 # block, SSRGET/FADD (sys in any block) and FMAX (not in the peer's FP/SYS
 # class), C.BSTART.SYS, TMA loads with B.IOTI, a TEPL TSUB block, a CUBE
-# TMATMUL/ACCCVT pair, MPAR/VPAR/VSEQ headers (the bodies are not traced) -
+# TMATMUL/ACCCVT pair, MPAR/VPAR/VSEQ headers and their bodies -
 # for tests/guest/trace-kinds.py, which lists the expected fields of every
 # row.  Ends with status 0 through the virt EXIT register.
     .equ EXIT, 0x10000004
@@ -68,16 +68,19 @@ _start:
     B.ARG NORM
     B.IOR [zero, zero, x0],[]
     B.IOTI [], last ->n<1KB>
-# kernel headers: MPAR rows are scalar, VPAR/VSEQ rows vpar/vseq, lane 0
+# kernel headers: MPAR rows are scalar, VPAR/VSEQ rows vpar/vseq, lane 0;
+# then the body: one row per instruction per lane, lanes in order, the
+# header's kind (MPAR vpar, MSEQ vseq), lane 0; a cross-lane instruction
+# one row per lane of the group after the phase before it
     BSTART.MPAR VS16
-    B.TEXT .body
-    C.B.DIMI 4, ->lb0
+    B.TEXT .body2
+    C.B.DIMI 2, ->lb0
     BSTART.VPAR VS16
     B.TEXT .body
-    C.B.DIMI 4, ->lb0
+    C.B.DIMI 3, ->lb0
     C.BSTART.VSEQ
-    B.TEXT .body
-    C.B.DIMI 4, ->lb0
+    B.TEXT .body3
+    C.B.DIMI 2, ->lb0
     C.BSTART.STD FALL
     hl.liu EXIT, ->a0
     swi zero, [a0, 0]
@@ -90,6 +93,16 @@ _start:
 
 .body:
     v.addi lc0.ud, 1, ->vt.d
+    C.BSTOP
+
+.body2:
+    v.addi lc0.ud, 1, ->vt.d
+    v.subi vt#1.sd, 2, ->vt.d
+    C.BSTOP
+
+.body3:
+    v.addi lc0.ud, 1, ->vt.d
+    v.rdadd vt#1.sw, ->t.d
     C.BSTOP
 
     .data
