@@ -641,6 +641,10 @@ void linx_kernel_translate_body(DisasContext *ctx)
             gen_helper_kernel_xlane(ctx, IR_NO_TEMP, ir->env,
                                     ir_const(ir, (int64_t)kop_barrier_desc(&bi->insn)),
                                     ir_const(ir, (int64_t)bi->pc));
+            /* It retires once per lane of the group (LB0 lanes), as its
+             * trace rows say. */
+            ir_gen_add(ir, cpu_field(ctx, insn_count), cpu_field(ctx, insn_count),
+                       cpu_field(ctx, lb[0]));
             kb_trace(k, bi, true);
         }
         first = last + 1;

@@ -249,6 +249,65 @@ static void test_lane_counts(void **state)
     }
 }
 
+/* A cross-lane instruction retires once per lane of its group, like the
+ * lane instructions and like its commit-trace rows (docs/engine.md): the
+ * body v.addi; v.rdadd; v.addi over LB0 x LB1 lanes adds 3 per lane (the
+ * reduction was not counted).  The sum of lc0 + 1 over the group lands in
+ * every lane's t#1; the last group's value is stored. */
+static const char xlane_count_src[] =
+    "    .text\n"
+    "    .globl _start\n"
+    "_start:\n"
+    "    C.BSTART.STD FALL\n"
+    "    addtpc out, ->s0\n"
+    "    addi s0, out, ->s0\n"
+    "    BSTART.MPAR VS16\n"
+    "    B.TEXT .body\n"
+    "    B.IOR [s0],[]\n"
+    "    B.DIM a0, 0, ->lb0\n"
+    "    B.DIM a1, 0, ->lb1\n"
+    "    C.BSTART.STD FALL\n"
+    "    ebreak 0\n"
+    "    C.BSTOP\n"
+    ".body:\n"
+    "    v.addi lc0.ud, 1, ->vt.d\n"
+    "    v.rdadd vt#1.sw, ->t.d\n"
+    "    v.sdi.brg t#1.sd, [ri0, lc0<<3, 0]\n"
+    "    C.BSTOP\n"
+    "    .data\n"
+    "    .p2align 3\n"
+    "out: .zero 64\n";
+
+static void test_xlane_counts(void **state)
+{
+    static const uint64_t lb0[] = { 1, 4, 7 }, lb1[] = { 1, 3 };
+
+    (void)state;
+    for (unsigned a = 0; a < NACCEL; a++) {
+        for (unsigned i = 0; i < 3; i++) {
+            for (unsigned j = 0; j < 2; j++) {
+                KRig r0, r;
+                uint64_t lanes = lb0[i] * lb1[j];
+
+                /* LB0 = 0 runs no lane: the rest of the program's count */
+                krig_start(&r0, xlane_count_src, accels[a], false);
+                r0.env->gpr[LINX_REG_A0] = 0;
+                r0.env->gpr[LINX_REG_A0 + 1] = lb1[j];
+                krig_run_to_break(&r0);
+                krig_start(&r, xlane_count_src, accels[a], false);
+                r.env->gpr[LINX_REG_A0] = lb0[i];
+                r.env->gpr[LINX_REG_A0 + 1] = lb1[j];
+                krig_run_to_break(&r);
+                assert_int_equal(krig_read(&r, krig_sym(&r, "out"), 8),
+                                 lb0[i] * (lb0[i] + 1) / 2);
+                assert_int_equal(r.env->insn_count, r0.env->insn_count + 3 * lanes);
+                krig_free(&r0);
+                krig_free(&r);
+            }
+        }
+    }
+}
+
 /* ---------------------------------------------------------------------
  * One body, two headers; rewritten bodies; faults; JR; loops
  * --------------------------------------------------------------------- */
@@ -577,6 +636,7 @@ int main(void)
         cmocka_unit_test(test_regid10_rules),
         cmocka_unit_test(test_regid10_json),
         cmocka_unit_test(test_lane_counts),
+        cmocka_unit_test(test_xlane_counts),
         cmocka_unit_test(test_shared_body),
         cmocka_unit_test(test_body_rewritten),
         cmocka_unit_test(test_fault_in_body),
