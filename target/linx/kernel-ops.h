@@ -15,6 +15,9 @@
 #ifndef LINX_TARGET_KERNEL_OPS_H
 #define LINX_TARGET_KERNEL_OPS_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 /* helper_kfp*: arithmetic first, compares from KFP_EQ on (results 0/1). */
 enum {
     KFP_ADD,
@@ -78,5 +81,18 @@ enum {
     KX_IMM_MASK = 0x7f,
 };
 #define KX_HAS_IMM (UINT64_C(1) << 55)
+
+/* A lane value of 8 << @lg bits (lg 0..3) extended to 64 bits, signed
+ * when @sign: how the kernel helpers read a RegId10 operand's type. */
+static inline uint64_t kop_lane_ext(uint64_t v, unsigned lg, bool sign)
+{
+    unsigned sh;
+
+    if (lg >= 3) {
+        return v;
+    }
+    sh = 64 - (8u << lg);
+    return sign ? (uint64_t)((int64_t)(v << sh) >> sh) : (v << sh) >> sh;
+}
 
 #endif /* LINX_TARGET_KERNEL_OPS_H */

@@ -411,18 +411,7 @@ typedef struct KVRun {
     uint64_t lo[KV_MAX_MEM], hi[KV_MAX_MEM];
 } KVRun;
 
-static uint64_t ext(uint64_t v, unsigned lg, bool sign)
-{
-    unsigned sh;
-
-    if (lg >= 3) {
-        return v;
-    }
-    sh = 64 - (8u << lg);
-    return sign ? (uint64_t)((int64_t)(v << sh) >> sh) : (v << sh) >> sh;
-}
-
-/* d[i] = ext(s[i]) for every lane, the type's case hoisted out. */
+/* d[i] = kop_lane_ext(s[i]) for every lane, the type's case hoisted out. */
 static void ext_vec(uint64_t *d, const uint64_t *s, unsigned lg, bool sign, unsigned n)
 {
 #define EXT_LOOP(T) for (unsigned i = 0; i < n; i++) { d[i] = (uint64_t)(T)s[i]; } break
@@ -460,7 +449,7 @@ static const uint64_t *src_vals(CPULinxState *env, KVRun *r, const KVSrc *s, uns
         return buf;
     case KV_SCALAR:
         memcpy(&x, (const uint8_t *)env + s->off, 8);
-        x = ext(x, s->lg, s->sign);
+        x = kop_lane_ext(x, s->lg, s->sign);
         break;
     default:
         break;
@@ -477,7 +466,7 @@ static uint64_t scalar(CPULinxState *env, const KVSrc *s)
 
     if (s->kind == KV_SCALAR) {
         memcpy(&x, (const uint8_t *)env + s->off, 8);
-        x = ext(x, s->lg, s->sign);
+        x = kop_lane_ext(x, s->lg, s->sign);
     }
     return x;
 }
@@ -630,7 +619,7 @@ static void run_fp(LinxFpEnv *fe, const KVInsn *vi, uint64_t *d, const uint64_t 
 }
 
 /* d[i] = the loaded value (memory type T) in the destination type @dt
- * (dst_type): (D)(T)x is ext(ext(x, mlg, msign), dlg, dsign). */
+ * (dst_type): (D)(T)x is kop_lane_ext(kop_lane_ext(x, mlg, msign), dlg, dsign). */
 static void run_load(const KVInsn *vi, const uint8_t *h, uint64_t *d, unsigned n, unsigned dt)
 {
 #define LD_TD(T, D) for (unsigned i = 0; i < n; i++) { T t; memcpy(&t, h + i * sizeof(T), sizeof(T)); \
@@ -696,7 +685,7 @@ static const uint64_t *srcr_mod(const KVInsn *vi, const uint64_t *b, uint64_t *b
     return buf;
 }
 
-/* The destination's type as ext() takes it: 0..5 (u8 s8 u16 s16 u32
+/* The destination's type as kop_lane_ext() takes it: 0..5 (u8 s8 u16 s16 u32
  * s32), 6 none. */
 static unsigned dst_type(const KVInsn *vi)
 {

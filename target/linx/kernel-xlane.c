@@ -43,19 +43,6 @@ static uint64_t *rec(CPULinxState *env, uint64_t l)
     return env->kern.lanes[l].w;
 }
 
-static uint64_t ext(uint64_t v, unsigned lg, bool sign)
-{
-    unsigned bits = 8u << lg;
-    uint64_t m;
-
-    if (bits >= 64) {
-        return v;
-    }
-    m = (UINT64_C(1) << bits) - 1;
-    v &= m;
-    return sign && (v >> (bits - 1)) ? v | ~m : v;
-}
-
 /* Source @code for lane @l, extended by its type unless @raw. */
 static uint64_t xread(const XLane *x, unsigned code, uint64_t l, bool raw)
 {
@@ -84,7 +71,7 @@ static uint64_t xread(const XLane *x, unsigned code, uint64_t l, bool raw)
         v = 0;
         break;
     }
-    return raw ? v : ext(v, r.size_log2, r.st);
+    return raw ? v : kop_lane_ext(v, r.size_log2, r.st);
 }
 
 static bool active(const XLane *x, uint64_t l)
@@ -107,7 +94,7 @@ static bool xwrite(const XLane *x, unsigned dst, uint64_t l, uint64_t v)
     case LINX_KR_VEC:
     case LINX_KR_HAND:
         b = kc_word(d.queue, 0);
-        v = ext(v, d.size_log2, d.st);
+        v = kop_lane_ext(v, d.size_log2, d.st);
         if (d.kind == LINX_KR_VEC && !w[LINX_KLANE_P]) {
             v = w[b + LINX_KQUEUE_DEPTH - 1]; /* merge: the reused slot's value */
         }
@@ -133,7 +120,7 @@ static bool valid_src(unsigned code)
 
 static uint64_t int_min(unsigned lg, bool sign)
 {
-    return sign ? ext(UINT64_C(1) << ((8u << lg) - 1), lg, true) : 0;
+    return sign ? kop_lane_ext(UINT64_C(1) << ((8u << lg) - 1), lg, true) : 0;
 }
 
 static uint64_t int_max(unsigned lg, bool sign)
