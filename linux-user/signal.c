@@ -278,7 +278,7 @@ static void kill_process(LinuxProcess *p, CPULinxState *env, int sig, const Linu
     }
     fputc('\n', f);
     if (info && info->is_fault && env) {
-        linx_tma_fault_report(f, env); /* "illegal tile parameter: ..." */
+        linx_tile_fault_report(f, env); /* "illegal tile parameter: ..." */
         report_insn(p, f, info->pc);
         report_regs(f, env);
     }

@@ -245,7 +245,7 @@ static void report_trap(LinxVirtMachine *m, CPULinxState *env)
         }
         *o = 0;
     }
-    linx_tma_fault_report(stderr, env); /* "illegal tile parameter: ..." */
+    linx_tile_fault_report(stderr, env); /* "illegal tile parameter: ..." */
     fprintf(stderr,
             "linx-system: unhandled trap %u (cause 0x%x) at pc 0x%" PRIx64 ": %s\n"
             "  traparg0 0x%" PRIx64 "; the machine stops (%s ACR%u",

@@ -346,7 +346,7 @@ typedef struct CPULinxState {
      * behind the last trap a TMA, TEPL or CUBE block raised (TmaRule,
      * LinxTeplRule or LinxCubeRule; 0 none) with that trap's pc and
      * TRAPARG0, so a trap report can name the rule
-     * (linx_tile_fault_raise, linx_tma_fault_report). */
+     * (linx_tile_fault_raise, linx_tile_fault_report). */
     bool tma_empty_header_noop;
     struct {
         uint32_t rule;

@@ -164,7 +164,7 @@ static const char *tile_rule(unsigned rule, bool text)
     return NULL;
 }
 
-const char *linx_tma_fault_rule(const CPULinxState *env)
+const char *linx_tile_fault_rule(const CPULinxState *env)
 {
     if (env->tile_fault.pc != env->trap_pc || env->tile_fault.traparg0 != env->traparg0) {
         return NULL;
@@ -199,9 +199,9 @@ static void disas_at(const CPULinxState *env, uint64_t pc, char *text, size_t le
     *o = 0;
 }
 
-bool linx_tma_fault_report(FILE *f, const CPULinxState *env)
+bool linx_tile_fault_report(FILE *f, const CPULinxState *env)
 {
-    const char *name = linx_tma_fault_rule(env);
+    const char *name = linx_tile_fault_rule(env);
     const char *text = tile_rule(env->tile_fault.rule, true);
     unsigned trapnum = (unsigned)(env->trapno & TRAPNO_NUM_MASK);
     unsigned cause = (unsigned)((env->trapno >> TRAPNO_CAUSE_SHIFT) & TRAPNO_NUM_MASK);

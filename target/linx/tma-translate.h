@@ -28,7 +28,7 @@
  * env->tile_fault (linx_tile_fault_raise), so a trap report can say which
  * rule broke:
  *
- *   linx_tma_fault_report(stderr, env);   // after cpu_exec() returned EXCP_TRAP
+ *   linx_tile_fault_report(stderr, env);   // after cpu_exec() returned EXCP_TRAP
  *   -> "illegal tile parameter: validcol-gt-col at PC 0x10040 (BSTART.TMA TSTORE, FP32)"
  */
 #ifndef LINX_TARGET_TMA_TRANSLATE_H
@@ -90,9 +90,9 @@ _Noreturn void linx_tile_fault_raise(CPULinxState *env, const TmaFault *f, uint6
  * a TMA, TEPL or CUBE block's rule, print "illegal tile parameter: <rule> at PC <pc>
  * (<disassembly>)" and the rule's sentence to @f and return true; else
  * print nothing and return false. */
-bool linx_tma_fault_report(FILE *f, const CPULinxState *env);
+bool linx_tile_fault_report(FILE *f, const CPULinxState *env);
 
 /* The rule name of that trap, or NULL (for reports with their own layout). */
-const char *linx_tma_fault_rule(const CPULinxState *env);
+const char *linx_tile_fault_rule(const CPULinxState *env);
 
 #endif /* LINX_TARGET_TMA_TRANSLATE_H */

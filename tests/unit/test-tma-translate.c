@@ -160,7 +160,7 @@ static void run_end(Run *r)
 static void expect_ebreak(Run *r, unsigned mode)
 {
     if (r->excp != EXCP_TRAP || TRAPNUM(r->env) != LINX_TRAP_SW_BREAKPOINT) {
-        linx_tma_fault_report(stderr, r->env);
+        linx_tile_fault_report(stderr, r->env);
         fail_msg("%s: stopped with %d, trap %u cause 0x%x traparg0 0x%llx at pc 0x%llx",
                  modes[mode].name, r->excp, TRAPNUM(r->env), TRAPCAUSE(r->env),
                  (unsigned long long)r->env->traparg0, (unsigned long long)r->env->trap_pc);
@@ -382,14 +382,14 @@ static void test_seed_example_nz2nd(void **state)
     for (unsigned m = 0; m < NMODES; m++) {
         run(&r, prog, m, NULL);
         expect_trap(&r, LINX_TRAP_ILLEGAL_INST, CAUSE_PARAM, PARAM_ARG(TMA_R_NZ_ROW, 9));
-        assert_string_equal(linx_tma_fault_rule(r.env), "nz-row");
+        assert_string_equal(linx_tile_fault_rule(r.env), "nz-row");
         gm_read(&r, DST, dst, 64);
         assert_int_equal(dst[0], SENTINEL);
         run_end(&r);
     }
     run(&r, prog, 1, NULL);
     f = open_memstream(&rep, &replen);
-    assert_true(linx_tma_fault_report(f, r.env));
+    assert_true(linx_tile_fault_report(f, r.env));
     fclose(f);
     assert_non_null(strstr(rep, "illegal tile parameter: nz-row at PC 0x"));
     assert_non_null(strstr(rep, "(BSTART.TMA TSTORE, FP32)"));
@@ -529,7 +529,7 @@ static void test_dim_forms(void **state)
         run(&r, prog, m, NULL);
         expect_trap(&r, LINX_TRAP_ILLEGAL_INST, CAUSE_PARAM,
                     PARAM_ARG(TMA_R_VALIDCOL_GT_COL, 40));
-        assert_string_equal(linx_tma_fault_rule(r.env), "validcol-gt-col");
+        assert_string_equal(linx_tile_fault_rule(r.env), "validcol-gt-col");
         run_end(&r);
     }
 }
@@ -604,7 +604,7 @@ static void test_biot_sizes(void **state)
                 assert_int_equal(dst[2048], SENTINEL);
             } else {
                 expect_trap(&r, cases[k].trapnum, cases[k].cause, cases[k].traparg0);
-                assert_string_equal(linx_tma_fault_rule(r.env), cases[k].rule);
+                assert_string_equal(linx_tile_fault_rule(r.env), cases[k].rule);
             }
             run_end(&r);
         }
@@ -640,7 +640,7 @@ static void test_biod(void **state)
                 assert_int_equal(linx_tile_get(r.env->tiles, 0)->meta.bytes, 512);
             } else {
                 expect_trap(&r, LINX_TRAP_BLOCK, CAUSE_BLOCKFMT, 0x100);
-                assert_string_equal(linx_tma_fault_rule(r.env), "bad-biod");
+                assert_string_equal(linx_tile_fault_rule(r.env), "bad-biod");
             }
             run_end(&r);
         }
@@ -762,7 +762,7 @@ static void test_report(void **state)
     run(&r, prog, 1, NULL);
     expect_trap(&r, LINX_TRAP_BLOCK, CAUSE_BLOCKFMT, 0x3);
     f = open_memstream(&rep, &len);
-    assert_true(linx_tma_fault_report(f, r.env));
+    assert_true(linx_tile_fault_report(f, r.env));
     fclose(f);
     assert_non_null(strstr(rep, "illegal tile parameter: missing-barg at PC 0x1000e "
                                 "(BSTART.TMA TLOAD, INT32)\n"));
@@ -770,9 +770,9 @@ static void test_report(void **state)
     free(rep);
     /* Another trap afterwards is not reported as a tile rule. */
     r.env->trap_pc += 2;
-    assert_null(linx_tma_fault_rule(r.env));
+    assert_null(linx_tile_fault_rule(r.env));
     f = open_memstream(&rep, &len);
-    assert_false(linx_tma_fault_report(f, r.env));
+    assert_false(linx_tile_fault_report(f, r.env));
     fclose(f);
     assert_int_equal(len, 0);
     free(rep);
@@ -828,7 +828,7 @@ static void test_report_tepl_cube(void **state)
             assert_int_equal(r.env->tile_fault.rule, cases[c].rule);
             assert_int_equal(r.env->tile_fault.pc, r.env->trap_pc);
             f = open_memstream(&rep, &len);
-            assert_true(linx_tma_fault_report(f, r.env));
+            assert_true(linx_tile_fault_report(f, r.env));
             fclose(f);
             assert_non_null(strstr(rep, cases[c].line));
             assert_non_null(strstr(rep, cases[c].text));
@@ -857,7 +857,7 @@ static void test_gm_fault(void **state)
 
         run(&r, prog, m, NULL);
         expect_trap(&r, LINX_TRAP_DATA_PAGE_FAULT, 0, DATA_BASE + DATA_SIZE);
-        assert_null(linx_tma_fault_rule(r.env));
+        assert_null(linx_tile_fault_rule(r.env));
         /* the mapped half of the footprint is untouched (never written) */
         gm_read(&r, DATA_BASE + DATA_SIZE - sizeof(mapped), mapped, sizeof(mapped));
         assert_memory_equal(mapped, zero, sizeof(mapped));
