@@ -231,15 +231,7 @@ static void report_insn(LinuxProcess *p, FILE *f, uint64_t pc)
         return;
     }
     linx_disas_bytes(buf, n, pc, NULL, text, sizeof(text), &len);
-    /* Tabs to single spaces ("ldi\t[a1, 0], \t->a0" -> "ldi [a1, 0], ->a0"). */
-    char *o = text;
-    for (const char *c = text; *c; c++) {
-        char ch = *c == '\t' ? ' ' : *c;
-        if (ch != ' ' || (o > text && o[-1] != ' ')) {
-            *o++ = ch;
-        }
-    }
-    *o = 0;
+    linx_disas_squeeze(text);
     linx_disas_hex(buf, len <= n ? len : (unsigned)n, hex, sizeof(hex));
     fprintf(f, ": %s  [%s]\n", text, hex);
 }

@@ -235,15 +235,7 @@ static void report_trap(LinxVirtMachine *m, CPULinxState *env)
     if (n) {
         unsigned len;
         linx_disas_bytes(buf, n, env->trap_pc, NULL, text, sizeof(text), &len);
-        /* Tabs to single spaces. */
-        char *o = text;
-        for (const char *c = text; *c; c++) {
-            char ch = *c == '\t' ? ' ' : *c;
-            if (ch != ' ' || (o > text && o[-1] != ' ')) {
-                *o++ = ch;
-            }
-        }
-        *o = 0;
+        linx_disas_squeeze(text);
     }
     linx_tile_fault_report(stderr, env); /* "illegal tile parameter: ..." */
     fprintf(stderr,

@@ -741,6 +741,20 @@ LinxDecodeStatus linx_disas_bytes(const uint8_t *bytes, size_t avail, uint64_t p
     return st;
 }
 
+void linx_disas_squeeze(char *text)
+{
+    char *o = text;
+
+    for (const char *c = text; *c; c++) {
+        char ch = *c == '\t' ? ' ' : *c;
+
+        if (ch != ' ' || (o > text && o[-1] != ' ')) {
+            *o++ = ch;
+        }
+    }
+    *o = 0;
+}
+
 static uint32_t le32(const uint8_t *b)
 {
     return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;

@@ -72,6 +72,11 @@ LinxDecodeStatus linx_disas_bytes(const uint8_t *bytes, size_t avail, uint64_t p
                                   const LinxDisasEnv *env, char *buf, size_t len,
                                   unsigned *insn_len);
 
+/* Make a disassembly one line for reports and messages, in place: tabs
+ * become spaces, runs of spaces one space, leading spaces go
+ * ("ldi\t[a1, 0], \t->a0" -> "ldi [a1, 0], ->a0"). */
+void linx_disas_squeeze(char *text);
+
 /* The raw-bytes column of llvm-objdump for an instruction of @len bytes:
  * "3000", "02001181", "000e 02001181" (48-bit: prefix halfword, word),
  * "0129127f 01f92109" (64-bit: prefix word, main word). */

@@ -178,7 +178,6 @@ static void disas_at(const CPULinxState *env, uint64_t pc, char *text, size_t le
     uint8_t buf[REPORT_INSN_BYTES];
     size_t n = 0;
     unsigned ilen = 0;
-    char *o = text;
 
     snprintf(text, len, "not readable");
     while (env->mem && n < sizeof(buf) &&
@@ -189,14 +188,7 @@ static void disas_at(const CPULinxState *env, uint64_t pc, char *text, size_t le
         return;
     }
     linx_disas_bytes(buf, n, pc, NULL, text, len, &ilen);
-    for (const char *c = text; *c; c++) {
-        char ch = *c == '\t' ? ' ' : *c;
-
-        if (ch != ' ' || (o > text && o[-1] != ' ')) {
-            *o++ = ch;
-        }
-    }
-    *o = 0;
+    linx_disas_squeeze(text);
 }
 
 bool linx_tile_fault_report(FILE *f, const CPULinxState *env)

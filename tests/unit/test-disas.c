@@ -225,6 +225,20 @@ static const char *one_symbol(void *opaque, uint64_t addr, uint64_t *off)
     return "func";
 }
 
+/* Report text: tabs as spaces, runs of spaces as one, no leading space. */
+static void test_squeeze(void **state)
+{
+    char a[] = "ldi\t[a1, 0], \t->a0", b[] = "\t  C.BSTART.STD\t", c[] = "";
+
+    (void)state;
+    linx_disas_squeeze(a);
+    assert_string_equal(a, "ldi [a1, 0], ->a0");
+    linx_disas_squeeze(b);
+    assert_string_equal(b, "C.BSTART.STD ");
+    linx_disas_squeeze(c);
+    assert_string_equal(c, "");
+}
+
 static void test_symbols_and_hex(void **state)
 {
     /* C.BSTART DIRECT, simm12 = 8 (halfwords): target pc + 16. */
@@ -328,6 +342,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_listings),
         cmocka_unit_test(test_known),
+        cmocka_unit_test(test_squeeze),
         cmocka_unit_test(test_symbols_and_hex),
         cmocka_unit_test(test_all_forms_print),
         cmocka_unit_test(test_binary_sweep),
