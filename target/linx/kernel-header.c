@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "header-form.h"
 #include "helper-gen.h"
 #include "hw/core/guest-memory.h"
 #include "hw/linx/tepl.h"
@@ -38,8 +39,6 @@ enum {
     IOTI_SIZE_MAX = 8,   /* 4 KB */
     IOTI_SIZE_BIAS = 4,  /* bytes = 2^(code + 4) */
     KERNEL_MAX_SRC_TILES = 4, /* TA..TD */
-    MODE_VS8 = 0,
-    MODE_VS16 = 1,
     BARG_FORMAT_FORM = LINX_F_B_ARG_FORMAT,
 };
 
@@ -91,30 +90,12 @@ static bool fetch_at(CPULinxState *env, uint64_t pc, LinxInsn *insn)
 
 static void header_start(KHeader *h, const LinxInsn *insn)
 {
-    int64_t mode = linx_insn_field(insn, LINX_FLD_Mode, NULL);
+    LinxBlockType type;
+    unsigned func;
 
-    switch (insn->form) {
-    case LINX_F_BSTART_MPAR: h->type = LINX_BLK_MPAR; h->func = (unsigned)mode; break;
-    case LINX_F_BSTART_MSEQ: h->type = LINX_BLK_MSEQ; h->func = (unsigned)mode; break;
-    case LINX_F_BSTART_VPAR: h->type = LINX_BLK_VPAR; h->func = (unsigned)mode; break;
-    case LINX_F_BSTART_VSEQ: h->type = LINX_BLK_VSEQ; h->func = (unsigned)mode; break;
-    case LINX_F_C_BSTART_MPAR: h->type = LINX_BLK_MPAR; h->func = MODE_VS16; break;
-    case LINX_F_C_BSTART_MSEQ: h->type = LINX_BLK_MSEQ; h->func = MODE_VS16; break;
-    case LINX_F_C_BSTART_VPAR: h->type = LINX_BLK_VPAR; h->func = MODE_VS16; break;
-    case LINX_F_C_BSTART_VSEQ: h->type = LINX_BLK_VSEQ; h->func = MODE_VS16; break;
-    case LINX_F_BSTART_TEPL:
-    case LINX_F_BSTART_PAR:
-        h->type = LINX_BLK_TEPL;
-        h->func = (unsigned)linx_insn_field(insn, LINX_FLD_TileOpcode, NULL);
-        break;
-    case LINX_F_BSTART_CUBE:
-        h->type = LINX_BLK_CUBE;
-        h->func = (unsigned)linx_insn_field(insn, LINX_FLD_Function, NULL);
-        break;
-    case LINX_F_BSTART_TMATMUL: h->type = LINX_BLK_CUBE; h->func = 0; break;
-    case LINX_F_BSTART_TMATMUL_ACC: h->type = LINX_BLK_CUBE; h->func = 2; break;
-    case LINX_F_BSTART_ACCCVT: h->type = LINX_BLK_CUBE; h->func = 8; break;
-    default: break;
+    if (linx_header_form(insn, &type, &func)) {
+        h->type = type;
+        h->func = func;
     }
     h->dtype = (unsigned)linx_insn_field(insn, LINX_FLD_DataType, NULL);
 }
@@ -339,7 +320,7 @@ static void gen_kernel_launch(DisasContext *ctx, const KHeader *h, uint64_t fall
     unsigned dst_hand = LINX_KTILE_NONE;
     int d;
 
-    if (h->func > MODE_VS16) {
+    if (h->func > LINX_HDR_MODE_VS16) {
         /* VS32 / VS64 are reserved in v0.4. */
         kraise(ctx, LINX_TRAP_ILLEGAL_INST, LINX_CAUSE(LINX_EC_ILLEGAL, 0), bs->bpc, bs->bpc);
         return;
@@ -383,7 +364,7 @@ static void gen_kernel_launch(DisasContext *ctx, const KHeader *h, uint64_t fall
         ir_gen_st(ir, IR_st64, gen_read_src(ctx, h->ior[i]), ir->env, KERN_OFF(ri[0]) + 8 * (int32_t)i);
     }
     ir_gen_st(ir, IR_st64, gen_const(ctx, h->nior), ir->env, KERN_OFF(nri));
-    ir_gen_st(ir, IR_st64, gen_const(ctx, h->func == MODE_VS8), ir->env, KERN_OFF(vs8));
+    ir_gen_st(ir, IR_st64, gen_const(ctx, h->func == LINX_HDR_MODE_VS8), ir->env, KERN_OFF(vs8));
     ir_gen_st(ir, IR_st64, gen_const(ctx, (int64_t)fall), ir->env, KERN_OFF(cont));
     ir_gen_st(ir, IR_st64, gen_const(ctx, (int64_t)bs->bpc), ir->env, KERN_OFF(hdr_pc));
     if (ctx->tb->flags & TB_F_TRACE) {

@@ -8,6 +8,7 @@
  * the B.IOT/B.IOTI seen) are kept in LinxBlockState.tr_*, so a resume
  * TB's replay rebuilds them like the rest of the block state.
  */
+#include "header-form.h"
 #include "trace-info.h"
 #include "translate-internal.h"
 
@@ -39,29 +40,18 @@ static bool trace_form_is_sys(unsigned form)
     }
 }
 
-/* Function (or TileOpcode) of a tile header form, -1 for other forms. */
-static int trace_header_func(const DisasContext *ctx, unsigned form)
+/* Function (or TileOpcode) of a TMA, CUBE or TEPL header form, -1 for
+ * other forms. */
+static int trace_header_func(const DisasContext *ctx)
 {
-    switch (form) {
-    case LINX_F_BSTART_TMA:
-    case LINX_F_BSTART_CUBE:
-        return (int)linx_fld(ctx, LINX_FLD_Function);
-    case LINX_F_BSTART_TEPL:
-    case LINX_F_BSTART_PAR:
-        return (int)linx_fld(ctx, LINX_FLD_TileOpcode);
-    case LINX_F_BSTART_TLOAD:
-    case LINX_F_BSTART_TMATMUL:
-        return 0;
-    case LINX_F_BSTART_TSTORE:
-        return 1;
-    case LINX_F_BSTART_TMOV:
-    case LINX_F_BSTART_TMATMUL_ACC:
-        return 2;
-    case LINX_F_BSTART_ACCCVT:
-        return 8;
-    default:
+    LinxBlockType type;
+    unsigned func;
+
+    if (!linx_header_form(ctx->insn, &type, &func) ||
+        (type != LINX_BLK_TMA && type != LINX_BLK_CUBE && type != LINX_BLK_TEPL)) {
         return -1;
     }
+    return (int)func;
 }
 
 uint64_t linx_trace_translate_info(DisasContext *ctx)
@@ -72,7 +62,7 @@ uint64_t linx_trace_translate_info(DisasContext *ctx)
     int func;
 
     /* Block bookkeeping first: a header and a B.IOT count in their own row. */
-    if (ctx->pc == bs->bpc && (func = trace_header_func(ctx, form)) >= 0) {
+    if (ctx->pc == bs->bpc && (func = trace_header_func(ctx)) >= 0) {
         bs->tr_func = (uint16_t)(func & 0x3ff);
         bs->tr_dtype = (uint8_t)(linx_fld(ctx, LINX_FLD_DataType) & 0x1f);
     }

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "fpu/fpu.h"
+#include "header-form.h"
 #include "hw/core/guest-memory.h"
 #include "kernel.h"
 #include "tcg/exec.h"

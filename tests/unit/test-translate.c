@@ -18,7 +18,9 @@
 #include <cmocka.h>
 
 #include "hw/core/guest-memory.h"
+#include "target/linx/asm-insn.h"
 #include "target/linx/cpu.h"
+#include "target/linx/header-form.h"
 #include "tcg/exec.h"
 
 #include "linx-mini-asm.h"
@@ -624,10 +626,59 @@ static void test_mcopy(void **state)
     }
 }
 
+/* The block a header marker starts (header-form.h), aliases included;
+ * a non-header form is not one. */
+static void test_header_forms(void **state)
+{
+    static const struct {
+        const char *text;
+        int type; /* -1: not a header */
+        int func; /* -1: not checked */
+    } cases[] = {
+        { "BSTART.TMA TLOAD, FP32", LINX_BLK_TMA, 0 },
+        { "BSTART.TMA TSTORE, FP32", LINX_BLK_TMA, 1 },
+        { "BSTART.TMA TMOV, INT8", LINX_BLK_TMA, 2 },
+        { "BSTART.CUBE TMATMUL, INT8", LINX_BLK_CUBE, 0 },
+        { "BSTART.TMATMUL.ACC FP16", LINX_BLK_CUBE, 2 },
+        { "BSTART.CUBE ACCCVT, INT32", LINX_BLK_CUBE, 8 },
+        { "BSTART.TEPL TSUB, INT32", LINX_BLK_TEPL, -1 },
+        { "BSTART.FIXP 3, INT32", LINX_BLK_FIXP, 3 },
+        { "BSTART.MPAR VS8", LINX_BLK_MPAR, LINX_HDR_MODE_VS8 },
+        { "BSTART.VSEQ VS16", LINX_BLK_VSEQ, LINX_HDR_MODE_VS16 },
+        { "C.BSTART.MPAR", LINX_BLK_MPAR, LINX_HDR_MODE_VS16 },
+        { "C.BSTART.VPAR", LINX_BLK_VPAR, LINX_HDR_MODE_VS16 },
+        { "C.BSTART.STD", -1, -1 },
+        { "addi a0, 1, ->a0", -1, -1 },
+    };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        LinxAsmEnv env = { .pc = 0x10000, .final = true };
+        LinxAsmResult r;
+        LinxAsmError e;
+        LinxInsn insn;
+        LinxBlockType type = LINX_BLK_STD;
+        unsigned func = 0;
+        bool is_header;
+
+        if (!linx_asm_insn(cases[i].text, &env, &r, &e)) {
+            fail_msg("'%s': %s", cases[i].text, e.msg);
+        }
+        assert_int_equal(linx_decode(r.bytes, r.len, &insn), LINX_DECODE_OK);
+        is_header = linx_header_form(&insn, &type, &func);
+        if (is_header != (cases[i].type >= 0) || (is_header && (int)type != cases[i].type) ||
+            (is_header && cases[i].func >= 0 && (int)func != cases[i].func)) {
+            fail_msg("'%s': header %d type %d func %u", cases[i].text, is_header, (int)type,
+                     func);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_alu),
+        cmocka_unit_test(test_header_forms),
         cmocka_unit_test(test_queues),
         cmocka_unit_test(test_blocks),
         cmocka_unit_test(test_loads_stores),
