@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "hw/linx/tma.h"
+#include "target/linx/header-form.h"
 
 enum {
     BARG_NORM = 0,
@@ -74,22 +75,10 @@ static int64_t fld(const LinxInsn *insn, LinxFieldId id)
 
 bool tma_desc_begin(TmaDesc *d, const LinxInsn *insn)
 {
+    LinxBlockType type;
     unsigned func;
 
-    switch (insn->form) {
-    case LINX_F_BSTART_TMA:
-        func = (unsigned)fld(insn, LINX_FLD_Function);
-        break;
-    case LINX_F_BSTART_TLOAD:
-        func = TMA_OP_TLOAD;
-        break;
-    case LINX_F_BSTART_TSTORE:
-        func = TMA_OP_TSTORE;
-        break;
-    case LINX_F_BSTART_TMOV:
-        func = TMA_OP_TMOV;
-        break;
-    default:
+    if (!linx_header_form(insn, &type, &func) || type != LINX_BLK_TMA) {
         return false;
     }
     tma_desc_init(d, func, (unsigned)fld(insn, LINX_FLD_DataType));

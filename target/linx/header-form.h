@@ -4,7 +4,8 @@
  * the compressed C.BSTART forms are VS16), with the aliases BSTART.TLOAD
  * (0), TSTORE (1), TMOV (2), TMATMUL (0), TMATMUL.ACC (2) and ACCCVT (8)
  * (docs/frontend.md "Tile and kernel headers").  One table for the
- * translator, the kernel-header decoder and the commit trace.
+ * translator, the kernel-header decoder, the commit trace and the TMA
+ * descriptor (hw/linx/tma-desc.c).
  */
 #ifndef LINX_TARGET_HEADER_FORM_H
 #define LINX_TARGET_HEADER_FORM_H

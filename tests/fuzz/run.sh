@@ -27,7 +27,8 @@ if ! "$cc" -fsanitize=fuzzer "$probe" -o "$out/probe" >/dev/null 2>&1; then
 fi
 
 isa_srcs="target/linx/insn-table.c target/linx/decode.c target/linx/disas-syntax.c
-target/linx/disas.c target/linx/asm-insn.c target/linx/asm-insn-ops.c target/linx/asm-insn-tile.c"
+target/linx/disas.c target/linx/asm-insn.c target/linx/asm-insn-ops.c target/linx/asm-insn-tile.c
+target/linx/header-form.c"
 
 status=0
 for target in fuzz-decode; do
