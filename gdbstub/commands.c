@@ -36,7 +36,7 @@ _Static_assert(GDB_MAX_PACKET == 0x4000, "PacketSize in supported_reply");
 
 int gdb_signal_of_trap(uint64_t trapno)
 {
-    switch ((unsigned)(trapno & GDB_TRAPNUM_MASK)) {
+    switch (linx_trapno_num(trapno)) {
     case LINX_TRAP_DATA_PAGE_FAULT:
     case LINX_TRAP_INST_PAGE_FAULT:
     case LINX_TRAP_INST_PC_FAULT:

@@ -37,8 +37,6 @@
 #define GDB_ERR_NOSPC "E1c"  /* ENOSPC: no room for another breakpoint */
 #define GDB_ERR_TOOBIG "E07" /* E2BIG: packet longer than PacketSize */
 
-/* TRAPNUM field of env->trapno (cpu.h: TRAPNUM | CAUSE << 24 | ARGV). */
-#define GDB_TRAPNUM_MASK 0xffffffu
 /* Stop and exit replies carry one byte (two hex digits). */
 #define GDB_STATUS_MASK 0xffu
 

@@ -286,7 +286,7 @@ static int trap_stop(GdbStub *s, CPULinxState *env)
         env->trap_pc = trap_pc;
         return EXCP_TRAP;
     }
-    if (env->pc == trap_pc && (trapno & GDB_TRAPNUM_MASK) == LINX_TRAP_SW_BREAKPOINT) {
+    if (env->pc == trap_pc && linx_trapno_num(trapno) == LINX_TRAP_SW_BREAKPOINT) {
         gdb_set_pc(env, trap_pc + insn_len_at(env, trap_pc));
     } else if (env->pc == trap_pc) {
         gdb_set_pc(env, trap_pc);

@@ -259,7 +259,7 @@ static void kill_process(LinuxProcess *p, CPULinxState *env, int sig, const Linu
 
     fprintf(f, "linx-user: guest killed by signal %d (%s)", sig, linux_signal_name(sig));
     if (info && info->is_fault) {
-        unsigned trapnum = (unsigned)(info->trapno & 0xffffff);
+        unsigned trapnum = linx_trapno_num(info->trapno);
         fprintf(f, ": %s", trap_name(trapnum));
         if (sig == LINUX_SIGSEGV || sig == LINUX_SIGBUS) {
             fprintf(f, " at address 0x%llx", (unsigned long long)info->addr);
@@ -475,8 +475,8 @@ bool linux_signal_return(LinuxProcess *p, CPULinxState *env)
 /* Signal, si_code and si_addr for a trap. */
 static void classify_trap(const CPULinxState *env, LinuxSigInfo *info)
 {
-    unsigned trapnum = (unsigned)(env->trapno & 0xffffff);
-    unsigned cause = (unsigned)((env->trapno >> 24) & 0xffff);
+    unsigned trapnum = linx_trapno_num(env->trapno);
+    unsigned cause = linx_trapno_cause(env->trapno);
 
     memset(info, 0, sizeof(*info));
     info->is_fault = true;

@@ -48,12 +48,6 @@ static const LinxBackendOps builtin_backend = {
 };
 #endif
 
-/* TRAPNO layout (isa/v0.4/state/system_registers.json "trapno_encoding"). */
-#define TRAPNO_TRAPNUM_MASK 0x3fu
-#define TRAPNO_CAUSE_SHIFT 24
-#define TRAPNO_CAUSE_MASK 0xffffffu
-#define TRAPNO_ARGV (UINT64_C(1) << 62)
-
 /* E_BLOCK(EC_CFI) with kind CFI_BAD_TARGET: EC in cause bits 15:8, kind in 3:0. */
 #define CFI_BAD_TARGET_CAUSE ((LINX_EC_CFI << 8) | 1u)
 
@@ -471,8 +465,9 @@ _Noreturn void linx_cpu_exit_with(CPULinxState *env, int excp)
 _Noreturn void linx_raise_exception(CPULinxState *env, unsigned trapnum, unsigned cause,
                                     uint64_t traparg0, uint64_t pc)
 {
-    env->trapno = (trapnum & TRAPNO_TRAPNUM_MASK) |
-                  ((uint64_t)(cause & TRAPNO_CAUSE_MASK) << TRAPNO_CAUSE_SHIFT) | TRAPNO_ARGV;
+    env->trapno = (trapnum & LINX_TRAPNO_NUM_MASK) |
+                  ((uint64_t)(cause & LINX_TRAPNO_CAUSE_MASK) << LINX_TRAPNO_CAUSE_SHIFT) |
+                  LINX_TRAPNO_ARGV;
     env->traparg0 = traparg0;
     env->trap_pc = pc;
     env->pc = pc;

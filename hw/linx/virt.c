@@ -222,8 +222,8 @@ void linx_virt_boot(LinxVirtMachine *m, CPULinxState *env)
 
 static void report_trap(LinxVirtMachine *m, CPULinxState *env)
 {
-    unsigned trapnum = (unsigned)(env->trapno & 0xffffff);
-    unsigned cause = (unsigned)((env->trapno >> 24) & 0xffffff);
+    unsigned trapnum = linx_trapno_num(env->trapno);
+    unsigned cause = linx_trapno_cause(env->trapno);
     uint8_t buf[8];
     size_t n = 0;
     char text[LINX_DISAS_MAX] = "(not readable)";

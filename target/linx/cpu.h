@@ -103,6 +103,25 @@ enum {
     LINX_TRAP_ASSERT_FAIL = 52,
 };
 
+/* env->trapno (the TRAPNO SSR layout, isa/v0.4/state/system_registers.json
+ * "trapno_encoding"): TRAPNUM in bits 5:0, CAUSE in bits
+ * 47:24, ARGV (TRAPARG0 valid) in bit 62.  Written by
+ * linx_raise_exception(); read through these. */
+#define LINX_TRAPNO_NUM_MASK 0x3fu
+#define LINX_TRAPNO_CAUSE_SHIFT 24
+#define LINX_TRAPNO_CAUSE_MASK 0xffffffu
+#define LINX_TRAPNO_ARGV (UINT64_C(1) << 62)
+
+static inline unsigned linx_trapno_num(uint64_t trapno)
+{
+    return (unsigned)(trapno & LINX_TRAPNO_NUM_MASK);
+}
+
+static inline unsigned linx_trapno_cause(uint64_t trapno)
+{
+    return (unsigned)((trapno >> LINX_TRAPNO_CAUSE_SHIFT) & LINX_TRAPNO_CAUSE_MASK);
+}
+
 /* Sub-causes (TRAPNO CAUSE field).  The cause argument of
  * linx_raise_exception() is LINX_CAUSE(ec, detail): EC in bits 15:8, the
  * detail (E_INST) or the CFI kind (E_BLOCK(EC_CFI)) in bits 7:0. */

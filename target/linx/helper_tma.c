@@ -30,8 +30,6 @@
 enum {
     TMA_TRAP_CAUSE_SHIFT = 16,   /* helper_tma_raise: trapnum | cause << 16 */
     TMA_TRAP_FIELD_MASK = 0xffff,
-    TRAPNO_NUM_MASK = 0xffffff,  /* env->trapno: TRAPNUM in bits 23:0, */
-    TRAPNO_CAUSE_SHIFT = 24,     /* CAUSE from bit 24 */
     TRAPARG_VALUE_SHIFT = 32,    /* E_INST(EC_PARAM): rule | value << 32 */
     REPORT_INSN_BYTES = 8,
 };
@@ -195,8 +193,8 @@ bool linx_tile_fault_report(FILE *f, const CPULinxState *env)
 {
     const char *name = linx_tile_fault_rule(env);
     const char *text = tile_rule(env->tile_fault.rule, true);
-    unsigned trapnum = (unsigned)(env->trapno & TRAPNO_NUM_MASK);
-    unsigned cause = (unsigned)((env->trapno >> TRAPNO_CAUSE_SHIFT) & TRAPNO_NUM_MASK);
+    unsigned trapnum = linx_trapno_num(env->trapno);
+    unsigned cause = linx_trapno_cause(env->trapno);
     char insn[LINX_DISAS_MAX];
 
     if (!name) {

@@ -16,8 +16,6 @@
 #include "tcg/exec.h"
 #include "trap.h"
 
-#define TRAPNO_NUM(t) ((unsigned)((t) & 0x3f))
-#define TRAPNO_CAUSE(t) ((unsigned)(((t) >> 24) & 0xffffff))
 #define EBARG0_TYPE_MASK 0x1fu
 #define EBARG0_CARG (UINT64_C(1) << 5)
 #define EBARG0_TGT_SET (UINT64_C(1) << 6)
@@ -26,8 +24,8 @@
 
 unsigned linx_trap_ring(unsigned acr, uint64_t trapno)
 {
-    if (TRAPNO_NUM(trapno) == LINX_TRAP_SCALL) {
-        return acr == 2 && TRAPNO_CAUSE(trapno) == LINX_ACRC_SYS ? 1 : 0;
+    if (linx_trapno_num(trapno) == LINX_TRAP_SCALL) {
+        return acr == 2 && linx_trapno_cause(trapno) == LINX_ACRC_SYS ? 1 : 0;
     }
     return acr == 0 ? 0 : 1;
 }
@@ -78,8 +76,8 @@ static void reset_block_state(CPULinxState *env)
 LinxTrapDelivery linx_trap_deliver(CPULinxState *env, unsigned *ring)
 {
     unsigned src = (unsigned)env->acr;
-    unsigned trapnum = TRAPNO_NUM(env->trapno);
-    unsigned cause = TRAPNO_CAUSE(env->trapno);
+    unsigned trapnum = linx_trapno_num(env->trapno);
+    unsigned cause = linx_trapno_cause(env->trapno);
     unsigned m = linx_trap_ring(src, env->trapno);
     uint64_t *ssr;
     bool bad_target, synced, bi;
