@@ -8,10 +8,6 @@
 #include "hw/linx/tile-dtype.h"
 #include "target/linx/cpu.h"
 
-#ifndef LINX_CAUSE
-#define LINX_CAUSE(ec, detail) (((unsigned)(ec) << 8) | (unsigned)(detail))
-#endif
-
 enum {
     MAX_START = 65535,
     MAX_REPEAT = 255,

@@ -10,10 +10,6 @@
 #include "hw/linx/tile-dtype.h"
 #include "target/linx/cpu.h"
 
-#ifndef LINX_CAUSE
-#define LINX_CAUSE(ec, detail) (((unsigned)(ec) << 8) | (unsigned)(detail))
-#endif
-
 enum {
     MAX_DIM = 4095,
     ACC_ELEM_BYTES = 4,
