@@ -66,6 +66,38 @@ grep -q "bad.s:2:5: error: unknown mnemonic" "$tmp/err.txt" || fail "error messa
 [ ! -e "$tmp/bad.elf" ] || fail "output left behind after an error"
 ls "$tmp" | grep -q tmp && fail "temporary file left behind"
 
+# Outputs that are not regular files are written in place, never replaced
+# (temp-and-rename is for regular files only): a symbolic link stays a link
+# and its target gets the bytes, a FIFO stays a FIFO and its reader gets
+# them, and (as root) a character device stays a device.
+"$as" -o "$tmp/ref.elf" "$hello" || fail "reference assembly"
+: > "$tmp/target.elf"
+ln -s target.elf "$tmp/link.elf"
+"$as" -o "$tmp/link.elf" "$hello" || fail "-o symlink failed"
+[ -L "$tmp/link.elf" ] || fail "-o replaced a symbolic link"
+cmp -s "$tmp/ref.elf" "$tmp/target.elf" || fail "-o symlink: target does not hold the output"
+if "$as" -o "$tmp/link.elf" "$tmp/bad.s" 2> /dev/null; then fail "bad input assembled"; fi
+[ -L "$tmp/link.elf" ] || fail "an error removed the symbolic link"
+mkfifo "$tmp/fifo"
+cat "$tmp/fifo" > "$tmp/fifo.out" &
+reader=$!
+"$as" -o "$tmp/fifo" "$hello" || fail "-o fifo failed"
+wait "$reader"
+[ -p "$tmp/fifo" ] || fail "-o replaced a FIFO"
+cmp -s "$tmp/ref.elf" "$tmp/fifo.out" || fail "-o fifo: the reader did not get the output"
+if [ "$(id -u)" = 0 ] && mknod "$tmp/null" c 1 3 2> /dev/null; then
+    "$as" -o "$tmp/null" "$hello" || fail "-o character device failed"
+    [ -c "$tmp/null" ] || fail "-o replaced a character device (as root)"
+    if "$as" -o "$tmp/null" "$tmp/bad.s" 2> /dev/null; then fail "bad input assembled"; fi
+    [ -c "$tmp/null" ] || fail "an error removed a character device"
+    rm -f "$tmp/null"
+else
+    echo "note: not root, character device case not run"
+fi
+"$as" -o /dev/null "$hello" || fail "-o /dev/null failed"
+[ -c /dev/null ] || fail "-o /dev/null replaced the device"
+rm -f "$tmp/link.elf" "$tmp/target.elf" "$tmp/fifo" "$tmp/fifo.out" "$tmp/ref.elf"
+
 # Unreadable inputs: status 1 and a message.
 if "$as" -o "$tmp/x.elf" "$tmp/no-such-file.s" 2> "$tmp/err2.txt"; then
     fail "missing input accepted"

@@ -17,16 +17,13 @@
  * except assembler temporaries (.L*), .equ constants (SHN_ABS), then the
  * global and weak symbols.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "as-internal.h"
 #include "util/elf-file.h"
+#include "util/file-write.h"
 
 #define ELF_HDR_SIZE 64u
 #define ELF_PHDR_SIZE 56u
@@ -443,46 +440,18 @@ bool linx_as_output(LinxAs *as, uint8_t **buf, size_t *len)
 bool linx_as_write_file(LinxAs *as, const char *path)
 {
     uint8_t *buf = NULL;
-    size_t len = 0, done = 0;
-    char *tmp;
-    int fd;
+    size_t len = 0;
+    char err[512];
+    bool ok;
 
     if (!linx_as_output(as, &buf, &len)) {
         return false;
     }
-    tmp = as_xmalloc(strlen(path) + sizeof(".tmpXXXXXX"));
-    sprintf(tmp, "%s.tmpXXXXXX", path);
-    fd = mkstemp(tmp);
-    if (fd < 0) {
-        as_error_nopos(as, "cannot create '%s': %s", tmp, strerror(errno));
-        free(tmp);
-        free(buf);
-        return false;
+    ok = linx_file_write(path, buf, len, as->opt.format == LINX_AS_FMT_EXEC ? 0755 : 0644, err,
+                         sizeof(err));
+    if (!ok) {
+        as_error_nopos(as, "%s", err);
     }
-    while (done < len) {
-        ssize_t n = write(fd, buf + done, len - done);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n <= 0) {
-            as_error_nopos(as, "cannot write '%s': %s", tmp, strerror(errno));
-            close(fd);
-            unlink(tmp);
-            free(tmp);
-            free(buf);
-            return false;
-        }
-        done += (size_t)n;
-    }
-    if (fchmod(fd, as->opt.format == LINX_AS_FMT_EXEC ? 0755 : 0644) != 0 || close(fd) != 0 ||
-        rename(tmp, path) != 0) {
-        as_error_nopos(as, "cannot write '%s': %s", path, strerror(errno));
-        unlink(tmp);
-        free(tmp);
-        free(buf);
-        return false;
-    }
-    free(tmp);
     free(buf);
-    return true;
+    return ok;
 }

@@ -292,8 +292,9 @@ int main(int argc, char **argv)
         struct stat sb;
         status = EXIT_INPUT_ERROR;
         fputs(linx_as_diagnostics(as), stderr);
-        /* No partial or stale output (as binutils does). */
-        if (stat(output, &sb) == 0 && S_ISREG(sb.st_mode)) {
+        /* No partial or stale output (as binutils does); only a regular
+         * file is removed, never a device, FIFO or symbolic link. */
+        if (lstat(output, &sb) == 0 && S_ISREG(sb.st_mode)) {
             unlink(output);
         }
         fprintf(stderr, "linx-as: %u error%s, no output written\n", linx_as_error_count(as),
