@@ -35,6 +35,7 @@
 
 #include "hw/core/guest-memory.h"
 #include "target/linx/cpu.h"
+#include "target/linx/profile.h"
 
 /* ---- Address-space layout ---- */
 /* The image, brk, mmap area and stack lie below 2^40 (GUEST_MEM_WINDOW_MAX),
@@ -177,6 +178,7 @@ typedef struct LinuxProcess {
     GuestMemory *mem;
     CPULinxState *env; /* set by linux_process_attach_cpu() */
     LinuxImage image;
+    LinxProfileVote profile_vote; /* the program's code, for -cpu auto */
     char *exe_path;    /* absolute path of the program (AT_EXECFN, /proc/self/exe) */
 
     /* Memory bookkeeping. */

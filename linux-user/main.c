@@ -31,6 +31,7 @@ extern char **environ;
 
 typedef struct UserArgs {
     LinxExecOptions exec;
+    const LinxProfile *profile; /* -cpu / LINX_CPU; NULL: auto */
     GdbStubConfig gdb; /* -g PORT */
     LinuxOptions lu;
     const char *argv0;
@@ -44,6 +45,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: linx-user [options] PROGRAM [ARGS...]\n"
                "Run a statically linked LinxISA Linux program.\n\n"
                "Options:\n");
+    linx_profile_print_option_help(f);
     linx_exec_print_options_help(f);
     gdb_stub_print_options_help(f, GDB_MODE_USER);
     fprintf(f, "  -strace               print every system call (to the -D log)\n"
@@ -93,6 +95,17 @@ static int parse_args(UserArgs *ua, int argc, char **argv)
     while (i < argc && argv[i][0] == '-') {
         const char *a = argv[i];
         int r = linx_exec_parse_option(&ua->exec, argc, argv, &i, err, sizeof(err));
+        if (r < 0) {
+            fprintf(stderr, "linx-user: %s\n", err);
+            return EXIT_USAGE;
+        }
+        if (r == 2) {
+            return 0;
+        }
+        if (r == 1) {
+            continue;
+        }
+        r = linx_profile_parse_option(&ua->profile, argc, argv, &i, err, sizeof(err));
         if (r < 0) {
             fprintf(stderr, "linx-user: %s\n", err);
             return EXIT_USAGE;
@@ -238,6 +251,11 @@ int main(int argc, char **argv)
 
     memset(&ua, 0, sizeof(ua));
     linx_exec_options_init(&ua.exec);
+    const char *cpu_env = getenv("LINX_CPU");
+    if (cpu_env && *cpu_env && !linx_profile_parse_name(cpu_env, &ua.profile, err, sizeof(err))) {
+        fprintf(stderr, "linx-user: LINX_CPU: %s\n", err);
+        return EXIT_USAGE;
+    }
     status = parse_args(&ua, argc, argv);
     if (status >= 0) {
         return status;
@@ -290,6 +308,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "linx-user: %s\n", err);
         status = EXIT_START_FAILED;
     } else {
+        char why[160];
+        if (ua.profile) {
+            env->profile = ua.profile;
+            snprintf(why, sizeof(why), "-cpu %s", ua.profile->name);
+        } else {
+            env->profile = linx_profile_decide(&p->profile_vote, why, sizeof(why));
+        }
+        if (ua.exec.log_mask & (LINX_LOG_CPU | LINX_LOG_IN_ASM)) {
+            fprintf(ua.lu.log, "profile: %s (%s)\n", env->profile->name, why);
+        }
         linux_process_attach_cpu(p, env);
         linx_exec_attach_cpu(ec, env);
         p->gdb = gdb;

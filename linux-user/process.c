@@ -95,6 +95,8 @@ bool linux_load_program(LinuxProcess *p, const char *path, int argc, char **argv
         elf_file_close(&ef);
         return false;
     }
+    memset(&p->profile_vote, 0, sizeof(p->profile_vote));
+    linx_profile_vote_elf(&p->profile_vote, &ef);
     elf_file_close(&ef);
 
     p->brk_start = (p->image.end_data + GUEST_PAGE_SIZE - 1) & GUEST_PAGE_MASK;

@@ -202,6 +202,7 @@ void linx_commit_trace_write(LinxCommitTrace *t, const LinxCommitRecord *r)
     if (COMMIT_TRACE_BUF_SIZE - t->used < COMMIT_TRACE_MAX_LINE) {
         linx_commit_trace_flush(t);
     }
+    bool first = t->count == 0;
     put_raw(t, "{\"cycle\":", 9);
     put_u64(t, t->count++);
     field_u64(t, "pc", r->pc);
@@ -238,6 +239,10 @@ void linx_commit_trace_write(LinxCommitTrace *t, const LinxCommitRecord *r)
     field_u64(t, "trapno_full", r->trapno_full);
     field_u64(t, "traparg0", r->traparg0);
     field_u64(t, "next_pc", r->next_pc);
+    if (first && r->isa_profile) {
+        put_key(t, "isa_profile");
+        put_string(t, r->isa_profile);
+    }
     t->buf[t->used++] = '}';
     t->buf[t->used++] = '\n';
 }

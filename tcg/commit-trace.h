@@ -11,7 +11,10 @@
  *   trapno_full traparg0 next_pc
  *
  * All integers are decimal; block_kind and tile_meta are strings; cycle is
- * the running commit index (0, 1, ...), filled in by the writer.  Unlike
+ * the running commit index (0, 1, ...), filled in by the writer.  The
+ * first record alone carries one more key at its end, "isa_profile" (the
+ * ISA profile the run used, e.g. "linx-toolchain"), when the front end
+ * names one; readers that take the peer's keys by name ignore it.  Unlike
  * the peer (fprintf + fflush per line) the writer formats into a 64 KiB
  * buffer and writes it when full, on flush and on close.
  *
@@ -35,6 +38,7 @@
 #include <stdint.h>
 
 typedef struct LinxCommitRecord {
+    const char *isa_profile; /* written with the first record only (NULL: none) */
     uint64_t pc;
     uint64_t insn;
     uint32_t len;

@@ -39,6 +39,7 @@ enum {
 typedef struct Options {
     bool disassemble;
     unsigned flags; /* LINX_DISAS_F_* */
+    const LinxProfile *profile; /* -M linx-toolchain / linx-v0.4; NULL: auto per input */
     const char *hex;
     const char *hex_file;
     uint64_t start_address;
@@ -54,6 +55,9 @@ static void usage(FILE *f)
             "  -d, --disassemble        disassemble the executable sections of each ELF FILE\n"
             "  -M legacy                print the v0.3-era spellings of the shared listings\n"
             "                           (docs/disassembly.md lists them)\n"
+            "  -M linx-toolchain|linx-v0.4\n"
+            "                           ISA profile of the SrcRType suffixes (default: the one\n"
+            "                           the input's code uses; options combine: -M a,b)\n"
             "  --hex \"WORDS\"            disassemble instruction words written the way the\n"
             "                           listings show them: 4 hex digits = a halfword, 8 = a\n"
             "                           32-bit word, little-endian, e.g. \"0800 02001181\"\n"
@@ -130,6 +134,26 @@ static void sweep(const uint8_t *bytes, size_t len, uint64_t addr, const LinxDis
     }
 }
 
+/* The profile for an input: -M's, or the one its code uses.  With
+ * @header, a "# ISA profile" line under the file header records which and
+ * why (instruction lines start with an address, so listing readers skip
+ * it); --hex output stays instruction lines only. */
+static const LinxProfile *input_profile(const Options *o, const LinxProfileVote *v, bool header)
+{
+    char why[160];
+    const LinxProfile *p = o->profile;
+
+    if (p) {
+        snprintf(why, sizeof(why), "-M %s", p->name);
+    } else {
+        p = linx_profile_decide(v, why, sizeof(why));
+    }
+    if (header) {
+        printf("# ISA profile: %s (%s)\n", p->name, why);
+    }
+    return p;
+}
+
 static int dump_elf(const char *path, const Options *o)
 {
     ElfFile ef;
@@ -152,11 +176,15 @@ static int dump_elf(const char *path, const Options *o)
         return EXIT_BAD_INPUT;
     }
     printf("\n%s:\tfile format elf64-linxisa\n", path);
+    LinxProfileVote vote;
+    memset(&vote, 0, sizeof(vote));
+    linx_profile_vote_elf(&vote, &ef);
+    const LinxProfile *prof = input_profile(o, &vote, true);
     for (unsigned i = 0; o->disassemble && i < ef.nsections; i++) {
         const ElfSection *s = &ef.sections[i];
         const uint8_t *data;
         SymCtx sc = { &ef, (int)s->index };
-        LinxDisasEnv env = { o->flags, lookup_symbol, &sc };
+        LinxDisasEnv env = { o->flags, lookup_symbol, &sc, prof };
 
         if (!(s->flags & ELF_SHF_EXECINSTR) || s->type == ELF_SHT_NOBITS || s->size == 0) {
             continue;
@@ -271,7 +299,7 @@ static int dump_hex(const Options *o)
     size_t len = 0;
     char *text = NULL;
     bool ok;
-    LinxDisasEnv env = { o->flags, NULL, NULL };
+    LinxDisasEnv env = { o->flags, NULL, NULL, NULL };
 
     if (!buf) {
         fprintf(stderr, "linx-objdump: out of memory\n");
@@ -288,6 +316,10 @@ static int dump_hex(const Options *o)
         ok = false;
     }
     if (ok) {
+        LinxProfileVote vote;
+        memset(&vote, 0, sizeof(vote));
+        linx_profile_vote_code(&vote, buf, len);
+        env.profile = input_profile(o, &vote, false);
         sweep(buf, len, o->start_address, &env, NULL, -1);
     }
     free(text);
@@ -321,6 +353,25 @@ static const char *option_value(int argc, char **argv, int *i, const char *arg, 
     return argv[++*i];
 }
 
+/* -M a,b,...: legacy and a profile name.  False with the unknown option
+ * in @bad. */
+static bool parse_disassembler_options(const char *v, Options *o, char *bad, size_t badlen)
+{
+    char buf[256];
+    char *save = NULL;
+
+    snprintf(buf, sizeof(buf), "%s", v);
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (!strcmp(t, "legacy")) {
+            o->flags |= LINX_DISAS_F_LEGACY;
+        } else if (!(o->profile = linx_profile_by_name(t))) {
+            snprintf(bad, badlen, "%s", t);
+            return false;
+        }
+    }
+    return true;
+}
+
 int main(int argc, char **argv)
 {
     Options o = { 0 };
@@ -335,13 +386,13 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "-d") || !strcmp(a, "--disassemble")) {
             o.disassemble = true;
         } else if (!strncmp(a, "-M", 2) || !strncmp(a, "--disassembler-options", 22)) {
+            char bad[256] = "";
             v = option_value(argc, argv, &i, a, a[1] == 'M' ? 2 : 22);
-            if (!v || strcmp(v, "legacy") != 0) {
+            if (!v || !parse_disassembler_options(v, &o, bad, sizeof(bad))) {
                 fprintf(stderr, "linx-objdump: unknown disassembler option '%s' (known: "
-                        "legacy)\n", v ? v : "");
+                        "legacy, linx-toolchain, linx-v0.4)\n", bad);
                 return EXIT_USAGE;
             }
-            o.flags |= LINX_DISAS_F_LEGACY;
         } else if (!strncmp(a, "--hex-file", 10)) {
             o.hex_file = option_value(argc, argv, &i, a, 10);
             if (!o.hex_file) {

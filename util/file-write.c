@@ -34,8 +34,8 @@ static bool write_all(int fd, const uint8_t *p, size_t len)
 /* Not a regular file (device, FIFO, socket, symbolic link): open it as it
  * is and write; a symbolic link is followed.  O_TRUNC only matters where
  * the link leads to a regular file. */
-static bool write_in_place(const char *path, const void *buf, size_t len, mode_t mode,
-                           char *err, size_t errlen)
+static bool write_in_place(const char *path, const void *buf, size_t len, mode_t mode, char *err,
+                           size_t errlen)
 {
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, mode);
     if (fd < 0) {
@@ -54,8 +54,8 @@ static bool write_in_place(const char *path, const void *buf, size_t len, mode_t
     return true;
 }
 
-static bool write_by_rename(const char *path, const void *buf, size_t len, mode_t mode,
-                            char *err, size_t errlen)
+static bool write_by_rename(const char *path, const void *buf, size_t len, mode_t mode, char *err,
+                            size_t errlen)
 {
     size_t n = strlen(path) + sizeof(".tmpXXXXXX");
     char *tmp = malloc(n);

@@ -32,6 +32,7 @@ static void usage(FILE *f)
                "  -M, -machine virt     the machine (virt is the only one)\n"
                "  -kernel FILE          the program to load (ET_REL .text at 0x10000)\n"
                "  -m SIZE               RAM size: MiB, or with a K/M/G suffix (default 128M)\n");
+    linx_profile_print_option_help(f);
     linx_exec_print_options_help(f);
     gdb_stub_print_options_help(f, GDB_MODE_SYSTEM);
     fprintf(f, "  -nographic, -monitor none, -serial stdio, -smp 1, -bios none\n"
@@ -88,6 +89,7 @@ static bool parse_ram_size(const char *s, uint64_t *out)
 
 typedef struct SystemArgs {
     LinxExecOptions exec;
+    const LinxProfile *profile; /* -cpu; NULL: auto */
     GdbStubConfig gdb; /* -gdb, -s, -S */
     const char *kernel;
     uint64_t ram_size;
@@ -101,6 +103,17 @@ static int parse_args(SystemArgs *sa, int argc, char **argv)
 
     while (i < argc) {
         int r = linx_exec_parse_option(&sa->exec, argc, argv, &i, err, sizeof(err));
+        if (r < 0) {
+            fprintf(stderr, "linx-system: %s\n", err);
+            return EXIT_USAGE;
+        }
+        if (r == 2) {
+            return 0;
+        }
+        if (r == 1) {
+            continue;
+        }
+        r = linx_profile_parse_option(&sa->profile, argc, argv, &i, err, sizeof(err));
         if (r < 0) {
             fprintf(stderr, "linx-system: %s\n", err);
             return EXIT_USAGE;
@@ -239,6 +252,16 @@ int main(int argc, char **argv)
     if (sa.gdb.listen && !(m->gdb = gdb_stub_new(&sa.gdb, err, sizeof(err)))) {
         fprintf(stderr, "linx-system: %s\n", err);
         return EXIT_START_FAILED;
+    }
+    char why[160];
+    if (sa.profile) {
+        env->profile = sa.profile;
+        snprintf(why, sizeof(why), "-cpu %s", sa.profile->name);
+    } else {
+        env->profile = linx_profile_decide(&m->profile_vote, why, sizeof(why));
+    }
+    if (sa.exec.log_mask & (LINX_LOG_CPU | LINX_LOG_IN_ASM)) {
+        linx_log_printf(linx_exec_log(ec), "profile: %s (%s)\n", env->profile->name, why);
     }
     linx_virt_boot(m, env);
     linx_exec_attach_cpu(ec, env);

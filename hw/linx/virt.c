@@ -181,6 +181,8 @@ bool linx_virt_load(LinxVirtMachine *m, const char *path, char *err, size_t errl
     }
     ok = linx_virt_load_elf(m->mem, m->ram_size, &ef, path, &m->entry, &m->image_end, err,
                             errlen);
+    memset(&m->profile_vote, 0, sizeof(m->profile_vote));
+    linx_profile_vote_elf(&m->profile_vote, &ef);
     elf_file_close(&ef);
     if (ok && m->image_end > m->initial_sp) {
         return virt_fail(err, errlen,

@@ -43,6 +43,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "target/linx/profile.h"
 #include "hw/core/guest-memory.h"
 #include "target/linx/cpu.h"
 
@@ -127,6 +128,8 @@ typedef struct LinxVirtMachine {
      * ring, for the report. */
     int trap_refusal;
     unsigned trap_ring;
+    /* The loaded program's code, counted for -cpu auto (profile.h). */
+    LinxProfileVote profile_vote;
 } LinxVirtMachine;
 
 /* ---- hw/linx/virt.c ---- */

@@ -13,12 +13,12 @@
 #include <strings.h>
 
 #include "asm-insn-internal.h"
+#include "profile.h"
 
 enum {
     REG5_PUSH_T = 31,
     REG5_PUSH_U = 30,
     BR_TYPE_FALL = 1,
-    SRCR_TYPE_NEG = 3,
 };
 
 /* ---- Small helpers ---------------------------------------------------------- */
@@ -76,11 +76,12 @@ bool asm_parse_shift(AsmCtx *c, int64_t *shift, bool *present)
     return true;
 }
 
-/* ".sw" ".uw" ".neg" ".not" after an index register: SrcRType. */
+/* ".sw" ".uw" ".neg" ".not" after an index register: the SrcRType
+ * modifier (LinxSrcRMod; try_template turns it into the profile's code). */
 int asm_parse_srcr_type(AsmCtx *c)
 {
     static const char *const names[] = { ".sw", ".uw", ".neg", ".not" };
-    static const int codes[] = { 1, 2, SRCR_TYPE_NEG, SRCR_TYPE_NEG };
+    static const int codes[] = { LINX_SRCR_SW, LINX_SRCR_UW, LINX_SRCR_NEG, LINX_SRCR_NEG };
 
     for (unsigned i = 0; i < 4; i++) {
         size_t n = strlen(names[i]);

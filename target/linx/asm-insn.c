@@ -22,6 +22,7 @@
 #include <strings.h>
 
 #include "asm-insn-internal.h"
+#include "profile.h"
 #include "decode.h"
 
 /* ---- Errors, tokens, literals -------------------------------------------- */
@@ -429,6 +430,28 @@ static bool encode(AsmCtx *c, LinxAsmResult *out)
     return true;
 }
 
+/* The operand parsers store a SrcRType suffix as its modifier (.sw 1,
+ * .uw 2, .neg/.not 3, none 0: LinxSrcRMod); the ISA profile says which
+ * code each one has.  Only where the template shows the field: a field
+ * the syntax does not show comes raw from a {SrcRType=N} override. */
+static void srcr_mods_to_codes(AsmCtx *c, const LinxSynItem *items, unsigned count)
+{
+    const LinxProfile *prof =
+        c->env && c->env->profile ? c->env->profile : linx_profile_default();
+    int slot = linx_form_field_slot(c->form, LINX_FLD_SrcRType);
+
+    if (slot < 0) {
+        return;
+    }
+    for (unsigned i = 0; i < count; i++) {
+        if ((items[i].kind == LINX_SYN_RS || items[i].kind == LINX_SYN_VIDX) &&
+            items[i].fld[1] == LINX_FLD_SrcRType) {
+            c->val[slot] = linx_srcr_code(prof, (LinxSrcRMod)(c->val[slot] & 3));
+            return;
+        }
+    }
+}
+
 static bool try_template(AsmCtx *c, const LinxSynTemplate *t, LinxAsmResult *out)
 {
     const LinxSynItem *items = linx_syn_items(t);
@@ -444,6 +467,7 @@ static bool try_template(AsmCtx *c, const LinxSynTemplate *t, LinxAsmResult *out
             return false;
         }
     }
+    srcr_mods_to_codes(c, items, t->count);
     if (!parse_overrides(c)) {
         return false;
     }

@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct LinxProfile;
+
 typedef struct LinxAsmEnv {
     uint64_t pc; /* address of the instruction */
     /* Parse and evaluate the expression starting at *pp (advance *pp past
@@ -32,6 +34,9 @@ typedef struct LinxAsmEnv {
     void *opaque;
     bool final; /* last pass: unknown symbols are errors */
     unsigned flags; /* LINX_ASM_F_* */
+    /* ISA profile for the SrcRType codes (profile.h); NULL: the default,
+     * linx-toolchain. */
+    const struct LinxProfile *profile;
 } LinxAsmEnv;
 
 enum {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cpu.h"
+#include "profile.h"
 
 static const char *const reg_names[LINX_NUM_GPRS] = {
     "zero", "sp", "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "ra", "s0",
@@ -47,6 +48,9 @@ void linx_cpu_reset(CPULinxState *env, uint64_t pc, unsigned acr)
     env->trap_active = 0;
     env->exit_request = 0;
     env->exit_code = 0;
+    if (!env->profile) {
+        env->profile = linx_profile_default();
+    }
 }
 
 void linx_cpu_dump_state(CPULinxState *env, FILE *f)

@@ -288,6 +288,7 @@ typedef struct LinxBlockHeader {
 } LinxBlockHeader;
 struct LinxMachine;
 struct LinxTileState;
+struct LinxProfile;
 
 #define LINX_TB_JMP_CACHE_BITS 12
 #define LINX_TB_JMP_CACHE_SIZE (1u << LINX_TB_JMP_CACHE_BITS)
@@ -338,6 +339,10 @@ typedef struct CPULinxState {
     struct TranslationBlock *tb_jmp_cache[LINX_TB_JMP_CACHE_SIZE];
 
     /* ---- Not touched by translated code ---- */
+    /* ISA profile (profile.h): the conventions the translator, the kernel
+     * code and the trap reports follow.  Fixed for a run (translations do
+     * not record it); linx_cpu_reset() sets the default when NULL. */
+    const struct LinxProfile *profile;
     LinxAcrcHook acrc_hook;
     void *acrc_opaque;
     LinxTrapHook trap_hook;

@@ -59,6 +59,7 @@ typedef struct DisasCtx {
     const LinxInsn *insn;
     uint64_t pc;
     bool legacy;
+    const LinxProfile *profile; /* SrcRType suffixes */
     uint32_t covered; /* field slots the text shows */
     bool have_target;
     uint64_t target;
@@ -102,6 +103,7 @@ static void note_target(DisasCtx *c, uint64_t target)
 
 /* ---- Operand kinds ------------------------------------------------------- */
 
+/* By LinxSrcRMod (the profile maps the SrcRType code to it). */
 static const char *const srcr_type_neg[4] = { "", ".sw", ".uw", ".neg" };
 static const char *const srcr_type_not[4] = { "", ".sw", ".uw", ".not" };
 static const char *const br_type_names[8] = { "0", "", "DIRECT", "COND", "CALL", "IND", "ICALL",
@@ -455,7 +457,7 @@ static void print_item(DisasCtx *c, const LinxSynItem *it)
         const char *const *types = (it->arg & LINX_SYN_RS_NOT) ? srcr_type_not : srcr_type_neg;
         out_puts(o, linx_reg5_names[fv(c, it->fld[0]) & 31]);
         if (has_field(c, it->fld[1])) {
-            out_puts(o, types[fv(c, it->fld[1]) & 3]);
+            out_puts(o, types[linx_srcr_mod(c->profile, fv(c, it->fld[1]))]);
         }
         if (has_field(c, it->fld[2])) {
             v = fv(c, it->fld[2]);
@@ -550,7 +552,7 @@ static void print_item(DisasCtx *c, const LinxSynItem *it)
         print_regid10(c, (unsigned)fv(c, it->fld[0]), it->arg & LINX_SYN_VIDX_FLOAT);
         if (has_field(c, it->fld[1])) {
             const char *const *t = (it->arg & LINX_SYN_VIDX_NOT) ? srcr_type_not : srcr_type_neg;
-            out_puts(o, t[fv(c, it->fld[1]) & 3]);
+            out_puts(o, t[linx_srcr_mod(c->profile, fv(c, it->fld[1]))]);
         }
         if (it->arg & LINX_SYN_VIDX_PLUS) {
             out_printf(o, "<<%" PRId64, sh + fixed);
@@ -681,6 +683,7 @@ size_t linx_disas_insn(const LinxInsn *insn, uint64_t pc, const LinxDisasEnv *en
         buf[0] = '\0';
     }
     c.legacy = env && (env->flags & LINX_DISAS_F_LEGACY);
+    c.profile = env && env->profile ? env->profile : linx_profile_default();
     if (insn->form >= LINX_F__COUNT) {
         if (c.legacy && insn->len == 8 && insn->raw == LINX_LEGACY_BSTOP64) {
             out_puts(&c.o, "C.BSTOP");

@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "decode.h"
+#include "profile.h"
 
 /* Enough for any instruction, including overrides and a long symbol. */
 #define LINX_DISAS_MAX 1024
@@ -54,6 +55,9 @@ typedef struct LinxDisasEnv {
     unsigned flags; /* LINX_DISAS_F_* */
     LinxSymbolLookup lookup;
     void *opaque;
+    /* ISA profile for the SrcRType suffixes (profile.h); NULL: the
+     * default, linx-toolchain. */
+    const LinxProfile *profile;
 } LinxDisasEnv;
 
 /* Print @insn, located at @pc, into @buf (always NUL-terminated when

@@ -18,6 +18,7 @@
 
 #include "decode.h"
 #include "helper-proto.h"
+#include "profile.h"
 #include "trace-info.h"
 
 /* Destination written since the previous record: 1..23 GPR, 31 T push,
@@ -207,6 +208,7 @@ void helper_trace_insn(CPULinxState *env, uint64_t pc, uint64_t raw, uint64_t in
         return;
     }
     memset(&r, 0, sizeof(r));
+    r.isa_profile = env->profile ? env->profile->name : NULL;
     decoded = linx_decode_packed(raw, (unsigned)len, &insn) == LINX_DECODE_OK;
     if (decoded) {
         trace_sources(env, &insn, &r);
@@ -269,6 +271,7 @@ void helper_trace_kbody(CPULinxState *env, uint64_t pc, uint64_t raw, uint64_t i
         return;
     }
     memset(&r, 0, sizeof(r));
+    r.isa_profile = env->profile ? env->profile->name : NULL;
     r.pc = pc;
     r.insn = raw;
     r.len = (uint32_t)len;

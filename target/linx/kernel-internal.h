@@ -163,6 +163,8 @@ typedef enum KDst {
 
 const LinxInsn *kop_cur(const KCtx *k);
 int64_t kop_fld(const KCtx *k, LinxFieldId id);
+/* The SrcRType field as a modifier, under the CPU's ISA profile. */
+LinxSrcRMod kop_srcr_mod(const KCtx *k);
 bool kop_has(const KCtx *k, LinxFieldId id);
 IRTemp kop_tmp(KCtx *k);
 IRTemp kop_cst(KCtx *k, int64_t v);

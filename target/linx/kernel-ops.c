@@ -44,6 +44,11 @@ int64_t kop_fld(const KCtx *k, LinxFieldId id)
     return linx_insn_field(kop_cur(k), id, NULL);
 }
 
+LinxSrcRMod kop_srcr_mod(const KCtx *k)
+{
+    return linx_srcr_mod(k->ctx->env->profile, kop_fld(k, LINX_FLD_SrcRType));
+}
+
 bool kop_has(const KCtx *k, LinxFieldId id)
 {
     bool present = false;
@@ -188,11 +193,12 @@ bool kop_write(KCtx *k, IRTemp v, bool vd, KDst how)
     }
 }
 
-/* SrcR with its SrcRType (01 .sw, 10 .uw, 11 .neg/.not) and <<shamt. */
+/* SrcR with its SrcRType modifier (.sw, .uw, .neg/.not; the code per the
+ * ISA profile) and <<shamt. */
 static IRTemp ksrcr(KCtx *k, IRTemp r, bool logic, bool use_shamt)
 {
     IRContext *ir = k->ir;
-    unsigned type = (unsigned)kop_fld(k, LINX_FLD_SrcRType) & 3;
+    unsigned type = kop_srcr_mod(k);
     unsigned sh = use_shamt ? (unsigned)kop_fld(k, LINX_FLD_shamt) & 63 : 0;
     IRTemp t;
 
@@ -359,7 +365,10 @@ static bool op_cmp(KCtx *k, KCmp c, bool imm)
 }
 
 /* V.CSEL SrcP, SrcL, SrcR<.neg>: SrcP != 0 ? SrcL : SrcR;
- * V.PSEL p, SrcL, SrcR<.neg>: the lane's p selects. */
+ * V.PSEL p, SrcL, SrcR<.neg>: the lane's p selects.  The SrcRType code of
+ * .neg is the ISA profile's; the polarity is the one V.CSEL/V.PSEL have in
+ * every source (only the scalar CSEL differs between profiles,
+ * docs/decisions.md). */
 static bool op_select(KCtx *k, bool psel)
 {
     IRTemp c = psel ? kc_read_p(k) : kop_read_field(k, LINX_FLD_SrcP);
@@ -370,7 +379,7 @@ static bool op_select(KCtx *k, bool psel)
     if (c == IR_NO_TEMP || l == IR_NO_TEMP || r == IR_NO_TEMP) {
         return false;
     }
-    if (((unsigned)kop_fld(k, LINX_FLD_SrcRType) & 3) == 3) {
+    if (kop_srcr_mod(k) == LINX_SRCR_NEG) {
         IRTemp t = kop_tmp(k);
         ir_gen_op2(k->ir, IR_neg, t, r);
         r = t;

@@ -80,7 +80,7 @@ typedef struct KVInsn {
     int8_t dst;       /* slot, -1: no destination (zero) */
     uint8_t dlg;      /* destination type */
     bool dsign;
-    uint8_t rtype;    /* ALU: SrcRType (1 .sw, 2 .uw, 3 .neg/.not) */
+    uint8_t rtype;    /* ALU: SrcRType as a LinxSrcRMod (1 .sw, 2 .uw, 3 .neg/.not) */
     uint8_t rshift;   /* ALU: SrcR << rshift */
     bool imm;         /* ALU: b is the constant @value */
     uint8_t mlg;      /* memory: access size; FP: desc */
@@ -102,7 +102,7 @@ typedef struct KVProg {
  * --------------------------------------------------------------------- */
 
 typedef struct KVComp {
-    KCtx k;                                    /* only .bi: kop_fld & co. */
+    KCtx k;                                    /* only .bi, .ctx: kop_fld & co. */
     int ring[LINX_KQUEUES][LINX_KQUEUE_DEPTH]; /* entry #(e+1): slot, -1 zero */
     uint8_t head[LINX_KQUEUES];                /* next ring position */
     uint8_t slot_lg[KV_SLOTS];                 /* a slot's values are extended */
@@ -218,7 +218,7 @@ static bool kv_alu(KVComp *c, KVInsn *vi, unsigned op, int how)
     }
     switch (how) {
     case 0:
-        vi->rtype = (uint8_t)(kop_fld(&c->k, LINX_FLD_SrcRType) & 3);
+        vi->rtype = (uint8_t)kop_srcr_mod(&c->k);
         vi->rshift = (uint8_t)(kop_fld(&c->k, LINX_FLD_shamt) & 63);
         /* fall through */
     case 1:
@@ -376,6 +376,7 @@ const KVProg *kv_compile(KCtx *k)
         return NULL;
     }
     c->p = (KVProg *)(c + 1);
+    c->k.ctx = k->ctx;
     memset(c->ring, 0xff, sizeof(c->ring));
     for (unsigned i = 0; i < b->n; i++) {
         const KBodyInsn *bi = &b->insns[i];

@@ -30,6 +30,7 @@
 #include "decode.h"
 #include "helper-ops.h"
 #include "helper-proto.h"
+#include "profile.h"
 #include "hw/linx/tma.h"
 #include "tcg/ir.h"
 #include "tcg/tb.h"
@@ -59,6 +60,10 @@ typedef struct LinxBlockState {
     bool setret_ok;      /* the previous insn was a CALL header: SETRET fuses */
     bool is_header;      /* tile/kernel header: only B.* descriptors allowed */
     bool is_template;    /* one-instruction template block */
+    /* System-call continuation (profile acrc_continues_block): 1 after an
+     * ACRC, 2 after the C.BSTOP that follows it when the block continues
+     * at the next C.BSTART.STD (docs/frontend.md "System calls"). */
+    uint8_t acrc_cont;
     uint8_t lb_written;  /* LBx written by B.DIM in this block (bit x) */
     uint8_t hdr_nior;    /* B.IOR values gathered (header blocks) */
     uint8_t hdr_niot;    /* B.IOT/B.IOTI descriptors gathered */
@@ -89,6 +94,7 @@ typedef struct DisasContext {
     const LinxInsn *insn;
     unsigned insn_index; /* within the TB */
     bool replay;         /* rebuilding state only; ops are dropped */
+    uint8_t acrc_prev;   /* bs.acrc_cont before the current instruction */
     bool traced;         /* the commit-trace call of this insn is emitted */
     LinxDisasJump jump;
     LinxBlockState bs;
@@ -170,6 +176,10 @@ uint64_t linx_trace_translate_info(DisasContext *ctx);
 
 /* Is @form a block-start marker (BSTART*, C.BSTART*, HL.BSTART*, templates)? */
 bool linx_form_is_marker(unsigned form);
+/* Is @insn, the next instruction of the block, a marker that continues
+ * the block instead of starting one (the C.BSTART.STD after "acrc;
+ * C.BSTOP" under a profile with acrc_continues_block)? */
+bool linx_insn_continues_block(const DisasContext *ctx, const LinxInsn *insn);
 /* Begin a block at the current instruction. */
 void gen_block_start(DisasContext *ctx, LinxBranchKind kind, LinxBlockType type,
                      bool has_target, uint64_t target);

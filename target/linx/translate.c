@@ -695,6 +695,8 @@ static void translate_one(DisasContext *ctx, const LinxInsn *insn)
     ctx->next_pc = ctx->pc + insn->len;
     ctx->jump = DISAS_NEXT;
     ctx->traced = false;
+    ctx->acrc_prev = ctx->bs.acrc_cont;
+    ctx->bs.acrc_cont = 0;
     ir_gen_insn_start(ctx->ir, ctx->pc, ctx->insn_index);
     if (!trans_insn(ctx)) {
         gen_illegal(ctx);
@@ -724,7 +726,8 @@ static bool linx_block_replay(DisasContext *ctx, uint64_t bpc, uint64_t pc)
         if (fetch_insn(ctx->env, ctx->pc, &insn, &fault) != FETCH_OK) {
             break;
         }
-        if (n == 0 ? !linx_form_is_marker(insn.form) : linx_form_is_marker(insn.form)) {
+        if (n == 0 ? !linx_form_is_marker(insn.form)
+                   : linx_form_is_marker(insn.form) && !linx_insn_continues_block(ctx, &insn)) {
             break;
         }
         translate_one(ctx, &insn);
@@ -739,15 +742,16 @@ static bool linx_block_replay(DisasContext *ctx, uint64_t bpc, uint64_t pc)
     return ctx->pc == pc && ctx->jump == DISAS_NEXT;
 }
 
-/* Block state for a TB entered mid-block at @pc: replay from env->bpc, and
- * guard the TB against being entered with another env->bpc. */
-static void gen_resume_prologue(DisasContext *ctx, uint64_t pc)
+/* Block state for a TB entered mid-block at @pc: replay from env->bpc
+ * (unless @replayed: the caller did), and guard the TB against being
+ * entered with another env->bpc. */
+static void gen_resume_prologue(DisasContext *ctx, uint64_t pc, bool replayed)
 {
     IRContext *ir = ctx->ir;
     uint64_t bpc = ctx->env->bpc;
     IRLabel l_ok;
 
-    if (!linx_block_replay(ctx, bpc, pc)) {
+    if (!replayed && !linx_block_replay(ctx, bpc, pc)) {
         /* Unreachable from env->bpc (a debugger or handler moved pc):
          * continue as if a plain FALL block started here. */
         memset(&ctx->bs, 0, sizeof(ctx->bs));
@@ -790,6 +794,29 @@ static void gen_cfi_bad_tb(DisasContext *ctx)
     ir_gen_exit_tb(ctx->ir, 0);
 }
 
+/* A resume TB at a marker: is it the system-call continuation of the
+ * block at env->bpc?  Replays that block (true: its state is in @ctx);
+ * false leaves @ctx as it was. */
+static bool resume_at_continuation(DisasContext *ctx, const LinxInsn *insn)
+{
+    uint64_t pc = ctx->pc;
+
+    if (!ctx->env->profile->acrc_continues_block || insn->form != LINX_F_C_BSTART_STD ||
+        ctx->env->bpc == pc) {
+        return false;
+    }
+    if (linx_block_replay(ctx, ctx->env->bpc, pc) && linx_insn_continues_block(ctx, insn)) {
+        return true;
+    }
+    ir_reset(ctx->ir);
+    map_globals(ctx);
+    memset(&ctx->bs, 0, sizeof(ctx->bs));
+    ctx->insn_index = 0;
+    ctx->pc = pc;
+    ctx->carg_val = ctx->tgt_val = IR_NO_TEMP;
+    return false;
+}
+
 void linx_translate_block(CPULinxState *env, IRContext *ir, TranslationBlock *tb)
 {
     DisasContext ctx_s;
@@ -817,7 +844,10 @@ void linx_translate_block(CPULinxState *env, IRContext *ir, TranslationBlock *tb
 
     fr = fetch_insn(env, tb->pc, &insn, &fault);
     if (resume && !(fr == FETCH_OK && linx_form_is_marker(insn.form))) {
-        gen_resume_prologue(ctx, tb->pc);
+        gen_resume_prologue(ctx, tb->pc, false);
+    } else if (resume && resume_at_continuation(ctx, &insn)) {
+        /* A TB cut in front of a system-call continuation marker. */
+        gen_resume_prologue(ctx, tb->pc, true);
     } else if (fr == FETCH_OK && !linx_form_is_marker(insn.form)) {
         tb->size = insn.len;
         gen_cfi_bad_tb(ctx);
@@ -847,7 +877,7 @@ void linx_translate_block(CPULinxState *env, IRContext *ir, TranslationBlock *tb
             break;
         }
         if (ctx->insn_index > ctx->count_base && fr == FETCH_OK &&
-            linx_form_is_marker(insn.form)) {
+            linx_form_is_marker(insn.form) && !linx_insn_continues_block(ctx, &insn)) {
             /* The next marker ends the block: commit, marker not included
              * (or, for a self-loop, the next copy starts there). */
             if (gen_loop_again(ctx)) {

@@ -68,7 +68,7 @@ def mnemonics(objdump, rows):
     for insn, length in keys:
         p = subprocess.run([objdump, '--hex', hex_words(insn, length)], capture_output=True,
                            text=True)
-        m = re.search(r':\s+[0-9a-f ]+\s+(\S+)', p.stdout)
+        m = re.search(r'^\s*[0-9a-f]+:\s+[0-9a-f ]+\s+(\S+)', p.stdout, re.M)
         out[(insn, length)] = m.group(1) if m else '?'
     return out
 

@@ -1,5 +1,6 @@
 # Multiply/divide (the ISA's defined results for x/0 and MIN/-1), min/max,
-# CSEL, the bitfield group on the 64-bit ring (BXU/BXS/CLZ/CTZ/BCNT/BIC/
+# CSEL (linx-toolchain: p != 0 ? SrcR : SrcL, docs/decisions.md; the v0.4
+# polarity is checked by profile_v04.S), the bitfield group on the 64-bit ring (BXU/BXS/CLZ/CTZ/BCNT/BIC/
 # BIS/REV), register compares, the 48-bit two-destination forms and
 # HL.CCAT.  Expected values from semantics_conventions.json.
     .text
@@ -100,12 +101,20 @@ _start:
     minu a0, a1, ->s3
     csel a1, a0, a2, ->s4
     csel a2, a0, a1.neg, ->s5
+    csel a1, a0, a1.neg, ->s6
 %CHECK s0, 7
 %CHECK s1, -3
 %CHECK s2, -3
 %CHECK s3, 7
-%CHECK s4, -3
-%CHECK s5, -7
+%CHECK s4, 0
+%CHECK s5, -3
+%CHECK s6, -7
+# compares apply .neg under linx-toolchain (LinxCore exec_uop.py)
+    hl.lis 3, ->s7
+    cmp.eq a0, s7.neg, ->s0
+    cmp.lt a0, a0.neg, ->s1
+%CHECK s0, 1
+%CHECK s1, 1
 # bitfields: field = ROR64(SrcL, M) & mask(N)
     hl.liu 0x89abcdef, ->a6
     bxu a6, 4, 7, ->s0

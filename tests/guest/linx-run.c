@@ -34,6 +34,7 @@
 
 #include "hw/core/guest-memory.h"
 #include "target/linx/cpu.h"
+#include "target/linx/profile.h"
 #include "target/linx/decode.h"
 #include "tcg/exec.h"
 #include "util/elf-file.h"
@@ -97,7 +98,7 @@ static bool mmio_write(void *opaque, uint64_t offset, unsigned size, uint64_t va
 
 static const GuestMMIOOps mmio_ops = { .read = mmio_read, .write = mmio_write };
 
-static bool load_elf(GuestMemory *gm, const char *path, uint64_t *entry)
+static bool load_elf(GuestMemory *gm, const char *path, uint64_t *entry, LinxProfileVote *vote)
 {
     ElfFile ef;
     char err[256];
@@ -133,6 +134,7 @@ static bool load_elf(GuestMemory *gm, const char *path, uint64_t *entry)
         }
     }
     *entry = ef.entry;
+    linx_profile_vote_elf(vote, &ef);
     elf_file_close(&ef);
     return true;
 }
@@ -186,6 +188,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
     LinxExecOptions opts;
+    const LinxProfile *profile = NULL; /* -cpu; NULL: auto from the ELF */
     const char *prog = NULL, *forms = NULL;
     char trace_tmp[64] = "";
     char err[256];
@@ -201,6 +204,17 @@ int main(int argc, char **argv)
     linx_exec_options_init(&opts);
     for (int i = 1; i < argc;) {
         int r = linx_exec_parse_option(&opts, argc, argv, &i, err, sizeof(err));
+        if (r < 0) {
+            fprintf(stderr, "linx-run: %s\n", err);
+            return 2;
+        }
+        if (r == 2) {
+            return 0;
+        }
+        if (r == 1) {
+            continue;
+        }
+        r = linx_profile_parse_option(&profile, argc, argv, &i, err, sizeof(err));
         if (r < 0) {
             fprintf(stderr, "linx-run: %s\n", err);
             return 2;
@@ -252,7 +266,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "linx-run: out of memory\n");
         return 1;
     }
-    if (!load_elf(gm, prog, &entry) ||
+    LinxProfileVote vote;
+    memset(&vote, 0, sizeof(vote));
+    if (!load_elf(gm, prog, &entry, &vote) ||
         !guest_mem_map(gm, RUN_STACK_TOP - RUN_STACK_SIZE, RUN_STACK_SIZE,
                        GM_PROT_READ | GM_PROT_WRITE, false) ||
         !ram_size || ram_size > (UINT64_C(1) << 36) ||
@@ -267,6 +283,7 @@ int main(int argc, char **argv)
         return 1;
     }
     env->mem = gm;
+    env->profile = profile ? profile : linx_profile_decide(&vote, NULL, 0);
     linx_cpu_reset(env, entry, 0);
     env->gpr[LINX_REG_SP] = RUN_STACK_TOP;
     env->gpr[LINX_REG_A0] = arg;

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "target/linx/profile.h"
+
 #define LISTING_MAX_BYTES 16
 
 typedef struct ListingLine {
@@ -84,6 +86,24 @@ static inline bool listing_parse_bytes(const char *s, const char *end, ListingLi
         }
     }
     return l->nbytes > 0;
+}
+
+/* The ISA profile the listing's instruction bytes were made under: the
+ * shared llvm-objdump listings come from a compiler that encoded "no
+ * modifier" as SrcRType 0 (linx-v0.4).  "auto" (target/linx/profile.h)
+ * tells that from disasm_example's bytes; linxisa-v0.4-normalized has too
+ * few register ALU forms to tell (*@decided is false), and is linx-v0.4
+ * all the same. */
+static inline const LinxProfile *listing_profile(const Listing *ls, bool *decided)
+{
+    LinxProfileVote v;
+
+    memset(&v, 0, sizeof(v));
+    for (unsigned i = 0; i < ls->nlines; i++) {
+        linx_profile_vote_code(&v, ls->lines[i].bytes, ls->lines[i].nbytes);
+    }
+    *decided = v.code[0] + v.code[1] + v.code[2] + v.code[3] >= LINX_PROFILE_VOTES_MIN;
+    return *decided ? linx_profile_decide(&v, NULL, 0) : linx_profile(LINX_PROFILE_V04);
 }
 
 static inline void listing_free(Listing *ls)

@@ -170,10 +170,13 @@ static void reassemble_listing(const char *rel, unsigned *exact, unsigned *legac
         print_message("SKIP: %s not found\n", path);
         skip();
     }
+    bool decided;
+    const LinxProfile *prof = listing_profile(&ls, &decided); /* linx-v0.4 */
     for (unsigned i = 0; i < ls.nlines; i++) {
         const ListingLine *l = &ls.lines[i];
-        LinxAsmEnv env = { .pc = l->addr, .final = true };
-        LinxAsmEnv legacy = { .pc = l->addr, .final = true, .flags = LINX_ASM_F_LEGACY_DTYPE };
+        LinxAsmEnv env = { .pc = l->addr, .final = true, .profile = prof };
+        LinxAsmEnv legacy = { .pc = l->addr, .final = true, .flags = LINX_ASM_F_LEGACY_DTYPE,
+                              .profile = prof };
         LinxAsmResult r;
         LinxAsmError e;
 
@@ -192,7 +195,8 @@ static void reassemble_listing(const char *rel, unsigned *exact, unsigned *legac
         if (documented_lossy(norm)) {
             /* The legacy text must still assemble to something that prints
              * the same way, and the v0.4 text must give the bits back. */
-            LinxDisasEnv denv = { LINX_DISAS_F_LEGACY, NULL, NULL };
+            LinxDisasEnv denv = { LINX_DISAS_F_LEGACY, NULL, NULL, prof };
+            LinxDisasEnv plain = { 0, NULL, NULL, prof };
             char again[LINX_DISAS_MAX], again_norm[LINX_DISAS_MAX];
             LinxInsn insn;
             unsigned used;
@@ -202,7 +206,7 @@ static void reassemble_listing(const char *rel, unsigned *exact, unsigned *legac
             assert_string_equal(again_norm, norm);
             linx_decode(l->bytes, l->nbytes, &insn);
             if (insn.form < LINX_F__COUNT || strcmp(norm, "C.BSTOP") != 0) {
-                linx_disas_insn(&insn, l->addr, NULL, again, sizeof(again));
+                linx_disas_insn(&insn, l->addr, &plain, again, sizeof(again));
                 assert_true(linx_asm_insn(again, &env, &r, &e));
                 assert_memory_equal(r.bytes, l->bytes, l->nbytes);
             }

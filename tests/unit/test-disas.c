@@ -88,8 +88,14 @@ static void check_listing(const char *rel, unsigned *matched, unsigned *legacy_u
         skip();
     }
     listing_add_annotation_symbols(&ls);
-    LinxDisasEnv env = { 0, listing_lookup, &ls };
-    LinxDisasEnv legacy = { LINX_DISAS_F_LEGACY, listing_lookup, &ls };
+    /* The listing's own convention, linx-v0.4 (decided from its bytes
+     * where there are enough register ALU forms). */
+    bool decided;
+    const LinxProfile *prof = listing_profile(&ls, &decided);
+    assert_int_equal(prof->id, LINX_PROFILE_V04);
+    assert_int_equal(decided, strstr(rel, "disasm_example") != NULL);
+    LinxDisasEnv env = { 0, listing_lookup, &ls, prof };
+    LinxDisasEnv legacy = { LINX_DISAS_F_LEGACY, listing_lookup, &ls, prof };
     for (unsigned i = 0; i < ls.nlines; i++) {
         const ListingLine *l = &ls.lines[i];
         listing_normalise(l->text, want, sizeof(want));
@@ -205,13 +211,49 @@ static void test_known(void **state)
         uint8_t b[16];
         unsigned n = parse_hex_bytes(known[i].hex, b), used;
         char text[LINX_DISAS_MAX];
-        LinxDisasEnv env = { known[i].flags, NULL, NULL };
+        /* Words from the shared listings: their convention, linx-v0.4. */
+        LinxDisasEnv env = { known[i].flags, NULL, NULL, linx_profile(LINX_PROFILE_V04) };
 
         linx_disas_bytes(b, n, known[i].pc, &env, text, sizeof(text), &used);
         assert_int_equal(used, n);
         if (strcmp(text, known[i].text) != 0) {
             fail_msg("%s: got '%s', want '%s'", known[i].hex, text, known[i].text);
         }
+    }
+}
+
+/* The same words under both ISA profiles (docs/decisions.md, "Profiles").
+ * SrcRType bits 26:25 of "sub a4, a5" (0x?6731305): linx-toolchain reads
+ * 0 .sw, 1 .uw, 2 .neg, 3 none (linx-isa code_density_and_dynamic_
+ * reduction.md section 2, LinxCore exec_uop.py); linx-v0.4 reads 0 none,
+ * 1 .sw, 2 .uw, 3 .neg (semantics_conventions.json).  The CSEL words are
+ * from LinxCore's compiled coremark trace (SrcRType 3). */
+static void test_known_profiles(void **state)
+{
+    static const struct {
+        const char *hex, *toolchain, *v04;
+    } cases[] = {
+        { "06731305", "sub\ta4, a5, \t->a4", "sub\ta4, a5.neg, \t->a4" },
+        { "00731305", "sub\ta4, a5.sw, \t->a4", "sub\ta4, a5, \t->a4" },
+        { "02731305", "sub\ta4, a5.uw, \t->a4", "sub\ta4, a5.sw, \t->a4" },
+        { "04731305", "sub\ta4, a5.neg, \t->a4", "sub\ta4, a5.uw, \t->a4" },
+        { "e7860177", "csel\tu#1, s1, t#1, \t->a0", "csel\tu#1, s1, t#1.neg, \t->a0" },
+    };
+    (void)state;
+
+    for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        uint8_t b[16];
+        unsigned n = parse_hex_bytes(cases[i].hex, b), used;
+        char text[LINX_DISAS_MAX];
+        LinxDisasEnv tc = { 0, NULL, NULL, linx_profile(LINX_PROFILE_TOOLCHAIN) };
+        LinxDisasEnv v04 = { 0, NULL, NULL, linx_profile(LINX_PROFILE_V04) };
+
+        linx_disas_bytes(b, n, 0, &tc, text, sizeof(text), &used);
+        assert_string_equal(text, cases[i].toolchain);
+        linx_disas_bytes(b, n, 0, NULL, text, sizeof(text), &used); /* the default */
+        assert_string_equal(text, cases[i].toolchain);
+        linx_disas_bytes(b, n, 0, &v04, text, sizeof(text), &used);
+        assert_string_equal(text, cases[i].v04);
     }
 }
 
@@ -342,6 +384,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_listings),
         cmocka_unit_test(test_known),
+        cmocka_unit_test(test_known_profiles),
         cmocka_unit_test(test_squeeze),
         cmocka_unit_test(test_symbols_and_hex),
         cmocka_unit_test(test_all_forms_print),

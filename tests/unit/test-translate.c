@@ -20,6 +20,7 @@
 #include "hw/core/guest-memory.h"
 #include "target/linx/asm-insn.h"
 #include "target/linx/cpu.h"
+#include "target/linx/profile.h"
 #include "target/linx/header-form.h"
 #include "tcg/exec.h"
 
@@ -33,7 +34,7 @@
 
 /* Register codes. */
 enum {
-    ZERO = 0, SP = 1, A0 = 2, A1, A2, A3, A4, A5, A6, A7, RA = 10, S0 = 11, S1, S2, S3,
+    ZERO = 0, SP = 1, A0 = 2, A1, A2, A3, A4, A5, A6, A7, RA = 10, S0 = 11, S1, S2, S3, S4, S5, S6, S7,
     T1 = 24, T2, T3, T4, U1 = 28, U2, U3, U4, TO_U = 30, TO_T = 31,
 };
 
@@ -95,6 +96,10 @@ static void run_start(Run *r, const MiniAsm *a, unsigned mode)
     r->env = calloc(1, sizeof(CPULinxState));
     assert_non_null(r->env);
     r->env->mem = r->gm;
+    /* The programs here give SrcRType as raw codes in the v0.4 catalog's
+     * numbering (0 none .. 3 .neg); test_profile_toolchain switches to the
+     * other profile in its setup. */
+    r->env->profile = linx_profile(LINX_PROFILE_V04);
     linx_cpu_reset(r->env, a->base, 0);
     r->env->gpr[SP] = STACK_TOP;
     linx_exec_attach_cpu(r->ec, r->env);
@@ -202,6 +207,61 @@ static void test_alu(void **state)
     ebreak(&a);
     assert_true(masm_finish(&a));
     run_all_modes(&a, NULL, check_alu);
+}
+
+/* The linx-toolchain profile (docs/decisions.md "Profiles"): SrcRType 0
+ * .sw, 1 .uw, 2 .neg/.not, 3 none; compares apply .neg; CSEL picks SrcR
+ * when SrcP != 0.  Expected values are C arithmetic on the same inputs. */
+static void setup_toolchain(CPULinxState *env)
+{
+    env->profile = linx_profile(LINX_PROFILE_TOOLCHAIN);
+    env->gpr[A0] = 100;
+    env->gpr[A1] = UINT64_C(0xffffffff80000007); /* low 32 bits 0x80000007 */
+    env->gpr[A2] = DATA_BASE;
+}
+
+static void check_toolchain(Run *r)
+{
+    const uint64_t *g = r->env->gpr;
+    uint64_t a1 = UINT64_C(0xffffffff80000007);
+
+    assert_int_equal(g[A3], 100 + a1);                               /* add, 3 = none */
+    assert_int_equal(g[A4], 100 + (uint64_t)(int64_t)(int32_t)a1);  /* add .sw (0) */
+    assert_int_equal(g[A5], 100 + (uint64_t)(uint32_t)a1);           /* add .uw (1) */
+    assert_int_equal(g[A6], 100 - a1);                               /* add .neg (2) */
+    assert_int_equal(g[A7], 100 & ~a1);                              /* and .not (2) */
+    assert_int_equal(g[S0], 1);                    /* cmp.eq a0, s5.neg: 100 == -(-100) */
+    assert_int_equal(g[S1], 100);                  /* csel p=1: SrcR (a0) */
+    assert_int_equal(g[S2], a1);                   /* csel p=0: SrcL (a1) */
+    assert_int_equal(g[S3], (uint64_t)-100);       /* csel p=1: SrcR .neg */
+    assert_int_equal(g[S4], 0x5a);                 /* lb [a2, a0.neg << 0] + 100 bytes */
+}
+
+static void test_profile_toolchain(void **state)
+{
+    static MiniAsm a;
+
+    masm_init(&a, CODE_BASE);
+    masm(&a, LINX_F_C_BSTART_STD, BR(LINX_BR_FALL), E);
+    masm(&a, LINX_F_ADD, RD(A3), SL(A0), SR(A1), SRT(3), SH(0), E);
+    masm(&a, LINX_F_ADD, RD(A4), SL(A0), SR(A1), SRT(0), SH(0), E);
+    masm(&a, LINX_F_ADD, RD(A5), SL(A0), SR(A1), SRT(1), SH(0), E);
+    masm(&a, LINX_F_ADD, RD(A6), SL(A0), SR(A1), SRT(2), SH(0), E);
+    masm(&a, LINX_F_AND, RD(A7), SL(A0), SR(A1), SRT(2), SH(0), E);
+    /* cmp.eq a0, s5.neg with s5 = -100 */
+    masm(&a, LINX_F_SUBI, RD(S5), SL(ZERO), U12(100), E);
+    masm(&a, LINX_F_CMP_EQ, RD(S0), SL(A0), SR(S5), SRT(2), E);
+    masm(&a, LINX_F_ADDI, RD(S6), SL(ZERO), U12(1), E);
+    masm(&a, LINX_F_CSEL, RD(S1), SL(A1), SR(A0), LINX_FLD_SrcP, MV(S6), SRT(3), E);
+    masm(&a, LINX_F_CSEL, RD(S2), SL(A1), SR(A0), LINX_FLD_SrcP, MV(ZERO), SRT(3), E);
+    masm(&a, LINX_F_CSEL, RD(S3), SL(A1), SR(A0), LINX_FLD_SrcP, MV(S6), SRT(2), E);
+    /* byte 0x5a at DATA_BASE; a2 = DATA_BASE + 100, index a0.neg = -100 */
+    masm(&a, LINX_F_ADDI, RD(S7), SL(ZERO), U12(0x5a), E);
+    masm(&a, LINX_F_SBI, SL(S7), SR(A2), S12(0), E);
+    masm(&a, LINX_F_ADDI, RD(A2), SL(A2), U12(100), E);
+    masm(&a, LINX_F_LB, RD(S4), SL(A2), SR(A0), SRT(2), SH(0), E);
+    ebreak(&a);
+    run_all_modes(&a, setup_toolchain, check_toolchain);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -678,6 +738,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_alu),
+        cmocka_unit_test(test_profile_toolchain),
         cmocka_unit_test(test_header_forms),
         cmocka_unit_test(test_queues),
         cmocka_unit_test(test_blocks),

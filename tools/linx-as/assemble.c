@@ -277,6 +277,7 @@ static void pass2_insn(LinxAs *as, AsStmt *st)
         .opaque = as,
         .final = true,
         .flags = as->opt.insn_flags,
+        .profile = as->opt.profile,
     };
     LinxAsmResult r;
     LinxAsmError e;

@@ -47,6 +47,9 @@ typedef struct LinxAsOptions {
     LinxAsFormat format;
     unsigned insn_flags;  /* LINX_ASM_F_* passed to the instruction encoder */
     unsigned max_errors;  /* stop reporting after this many (0: 50) */
+    /* ISA profile of the encodings (-mcpu; target/linx/profile.h); NULL:
+     * the default, linx-toolchain. */
+    const struct LinxProfile *profile;
 } LinxAsOptions;
 
 typedef struct LinxAs LinxAs;

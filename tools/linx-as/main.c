@@ -15,6 +15,9 @@
  *                        data-type codes, header names); --legacy-dtype too
  *   --objdump            inputs are llvm-objdump listings: re-assemble their
  *                        instructions at their addresses (base = first address)
+ *   -mcpu=NAME           ISA profile of the encodings: linx-toolchain (default;
+ *                        what LinxISA clang emits) or linx-v0.4; for --objdump
+ *                        listings the default is the one their bytes use
  *   --max-errors=N       stop after N errors (default 50)
  *
  * Exit status: 0 on success, 1 when the input has errors (nothing is
@@ -29,6 +32,7 @@
 
 #include "linx-as.h"
 #include "target/linx/asm-insn.h"
+#include "target/linx/profile.h"
 
 #define EXIT_INPUT_ERROR 1
 #define EXIT_USAGE 2
@@ -46,6 +50,8 @@ static void usage(FILE *f)
           "                       codes FP16 = 4, BSTART.VPAR VCALL, ...); also --legacy-dtype\n"
           "  --objdump            inputs are llvm-objdump listings: re-assemble their\n"
           "                       instructions at their addresses (default base: the first)\n"
+          "  -mcpu=NAME           ISA profile: linx-toolchain (default) or linx-v0.4; an\n"
+          "                       --objdump listing defaults to the one its bytes use\n"
           "  --max-errors=N       stop reporting after N errors (default 50)\n"
           "  -h, --help           this text\n",
           f);
@@ -108,8 +114,11 @@ typedef struct Source {
 } Source;
 
 /* Read every input (an --objdump listing becomes source) into @src; the
- * first listing's base goes to *@base.  False after a message. */
-static bool load_inputs(const char **inputs, int n, bool objdump, Source *src, uint64_t *base)
+ * first listing's base goes to *@base and the listings' instruction bytes
+ * are counted in @vote (the profile they were made under).  False after a
+ * message. */
+static bool load_inputs(const char **inputs, int n, bool objdump, Source *src, uint64_t *base,
+                        LinxProfileVote *vote)
 {
     for (int i = 0; i < n; i++) {
         size_t len = 0;
@@ -125,6 +134,9 @@ static bool load_inputs(const char **inputs, int n, bool objdump, Source *src, u
             uint64_t b = 0;
             uint8_t *expect = NULL;
             bool ok = linx_as_objdump_source(buf, len, &text, &tlen, &b, &expect, &elen);
+            if (ok) {
+                linx_profile_vote_code(vote, expect, elen);
+            }
             free(expect);
             free(buf);
             if (!ok) {
@@ -179,6 +191,7 @@ int main(int argc, char **argv)
     bool want_listing = false, objdump = false, base_set = false;
     Source *sources;
     uint64_t listing_base = 0;
+    LinxProfileVote vote = { { 0 }, 0 };
     LinxAs *as;
     int status = 0;
 
@@ -234,6 +247,17 @@ int main(int argc, char **argv)
             listing = strchr(a, '=') ? strchr(a, '=') + 1 : NULL;
         } else if (strcmp(a, "--objdump") == 0) {
             objdump = true;
+        } else if (strncmp(a, "-mcpu=", 6) == 0 || strcmp(a, "-mcpu") == 0) {
+            v = a[5] == '=' ? a + 6 : (i + 1 < argc ? argv[++i] : "");
+            if (strcmp(v, "help") == 0) {
+                linx_profile_print_help(stdout, "");
+                free(inputs);
+                return 0;
+            }
+            if (!(o.profile = linx_profile_by_name(v))) {
+                fprintf(stderr, "linx-as: unknown -mcpu '%s' (linx-toolchain or linx-v0.4)\n", v);
+                goto bad;
+            }
         } else if (strcmp(a, "--legacy") == 0 || strcmp(a, "--legacy-dtype") == 0) {
             o.insn_flags |= LINX_ASM_F_LEGACY;
         } else if (is_opt(a, "--max-errors")) {
@@ -256,7 +280,7 @@ int main(int argc, char **argv)
     }
 
     sources = calloc((size_t)ninputs, sizeof(Source));
-    if (!sources || !load_inputs(inputs, ninputs, objdump, sources, &listing_base)) {
+    if (!sources || !load_inputs(inputs, ninputs, objdump, sources, &listing_base, &vote)) {
         for (int i = 0; sources && i < ninputs; i++) {
             free(sources[i].text);
         }
@@ -266,6 +290,9 @@ int main(int argc, char **argv)
     }
     if (objdump && !base_set) {
         o.base = listing_base;
+    }
+    if (objdump && !o.profile) {
+        o.profile = linx_profile_decide(&vote, NULL, 0);
     }
     as = linx_as_new(&o);
     for (int i = 0; i < ninputs; i++) {
