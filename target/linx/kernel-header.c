@@ -320,6 +320,13 @@ static void gen_kernel_launch(DisasContext *ctx, const KHeader *h, uint64_t fall
     unsigned dst_hand = LINX_KTILE_NONE;
     int d;
 
+    if (ctx->env->profile->empty_kernel_header_noop && !h->has_text && !h->has_arg &&
+        !h->has_attr && h->nior == 0 && h->niot == 0 && !bs->lb_written) {
+        /* "C.BSTART.VPAR; C.BSTOP": a no-op, as the LinxISA cycle model and
+         * the peer's own tests use it (docs/decisions.md "Profiles"). */
+        goto_fall(ctx, fall, bad_fall);
+        return;
+    }
     if (h->func > LINX_HDR_MODE_VS16) {
         /* VS32 / VS64 are reserved in v0.4. */
         kraise(ctx, LINX_TRAP_ILLEGAL_INST, LINX_CAUSE(LINX_EC_ILLEGAL, 0), bs->bpc, bs->bpc);

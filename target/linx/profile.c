@@ -25,6 +25,7 @@ static const LinxProfile profiles[LINX_PROFILE__COUNT] = {
         .csel_p_picks_srcr = true,
         .csel_all_mods = true,
         .acrc_continues_block = true,
+        .empty_kernel_header_noop = true,
     },
     [LINX_PROFILE_V04] = {
         .id = LINX_PROFILE_V04,
@@ -37,6 +38,7 @@ static const LinxProfile profiles[LINX_PROFILE__COUNT] = {
         .csel_p_picks_srcr = false,
         .csel_all_mods = false,
         .acrc_continues_block = false,
+        .empty_kernel_header_noop = false,
     },
 };
 

@@ -64,6 +64,9 @@ typedef struct LinxProfile {
      * acrc (the C.BSTOP does not commit, the C.BSTART.STD starts no
      * block). */
     bool acrc_continues_block;
+    /* A kernel header with no descriptor at all ("C.BSTART.VPAR; C.BSTOP")
+     * runs as a no-op (else it lacks its B.TEXT: E_BLOCK(EC_BLOCKFMT)). */
+    bool empty_kernel_header_noop;
 } LinxProfile;
 
 /* The profile of @id. */
