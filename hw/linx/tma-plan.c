@@ -215,7 +215,7 @@ bool tma_shape_resolve(const TmaPlan *p, const uint64_t lb[3], uint64_t tile_byt
     unsigned in_vc = p->gm_dn ? TMA_DYN_LB1 : TMA_DYN_LB0;
     bool nz = p->tile_layout == LINX_TL_NZ, zn = p->tile_layout == LINX_TL_ZN;
 
-    if (rule_runs(p, TMA_DYN_LB0, runtime) && inner == 0) {
+    if (rule_runs(p, TMA_DYN_LB0, runtime) && inner == 0 && !p->lb0_whole) {
         return fail(f, TMA_R_LB0_ZERO, 0);
     }
     if (rule_runs(p, TMA_DYN_SIZE, runtime) &&
@@ -223,6 +223,12 @@ bool tma_shape_resolve(const TmaPlan *p, const uint64_t lb[3], uint64_t tile_byt
         return fail(f, TMA_R_BAD_TILE_SIZE, tile_bytes);
     }
     total = n * tile_bytes;
+    if (inner == 0 && p->lb0_whole) {
+        /* The compiler's "C.B.DIMI 0, ->lb0": the whole tile as one GM row
+         * (PTO-Kernel backend.hpp: cols = LB0 ? LB0 : tile elements). */
+        inner = total / esize;
+        col = lb[2] ? lb[2] : inner;
+    }
     if (col != 0 && col <= total / esize) {
         rows = total / (col * esize);
     }
@@ -399,6 +405,7 @@ void tma_plan(const TmaDesc *d, const TmaOptions *opts, TmaPlan *p)
     p->op = d->func;
     p->dtype = d->dtype;
     p->dim_mask = d->dim_mask;
+    p->lb0_whole = d->lb0_whole;
     p->nsrc = d->nsrc < TMA_MAX_SRC_TILES ? d->nsrc : TMA_MAX_SRC_TILES;
     memcpy(p->src, d->src, sizeof(p->src));
     p->dst_hand = d->dst_kind <= DST_KIND_MAX ? d->dst_kind : 0;

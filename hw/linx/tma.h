@@ -209,6 +209,7 @@ typedef struct TmaDesc {
     bool iod_dup;        /* a dependency tag repeated inside a B.IOD */
     uint8_t iod[4];      /* DepSrc0..2, DepDst of the first B.IOD */
     uint8_t ntext;       /* B.TEXT count (illegal in TMA headers) */
+    bool lb0_whole;      /* LB0 = 0 reads as the whole tile (else illegal) */
 } TmaDesc;
 
 /* Start a descriptor for BSTART.TMA Function @func with DataType @dtype. */
@@ -306,6 +307,7 @@ typedef struct TmaPlan {
     uint8_t nsrc;
     uint8_t dyn;          /* TMA_DYN_* */
     uint8_t dim_mask;     /* which LBs the header wrote */
+    bool lb0_whole;       /* LB0 = 0: the whole tile (TmaDesc.lb0_whole) */
     bool shape_const;     /* @shape is final */
     /* Registers feeding the run-time values (codes as encoded). */
     uint8_t lb_reg[3];

@@ -26,6 +26,7 @@ static const LinxProfile profiles[LINX_PROFILE__COUNT] = {
         .csel_all_mods = true,
         .acrc_continues_block = true,
         .empty_kernel_header_noop = true,
+        .tma_lb0_whole_tile = true,
     },
     [LINX_PROFILE_V04] = {
         .id = LINX_PROFILE_V04,
@@ -39,6 +40,7 @@ static const LinxProfile profiles[LINX_PROFILE__COUNT] = {
         .csel_all_mods = false,
         .acrc_continues_block = false,
         .empty_kernel_header_noop = false,
+        .tma_lb0_whole_tile = false,
     },
 };
 

@@ -67,6 +67,9 @@ typedef struct LinxProfile {
     /* A kernel header with no descriptor at all ("C.BSTART.VPAR; C.BSTOP")
      * runs as a no-op (else it lacks its B.TEXT: E_BLOCK(EC_BLOCKFMT)). */
     bool empty_kernel_header_noop;
+    /* TLOAD/TSTORE: LB0 = 0 means the whole tile (its elements in one GM
+     * row) - the compiler's "C.B.DIMI 0, ->lb0" (else the lb0-zero trap). */
+    bool tma_lb0_whole_tile;
 } LinxProfile;
 
 /* The profile of @id. */

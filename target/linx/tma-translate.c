@@ -29,6 +29,7 @@
 #include "tcg/exec.h"
 #include "tma-translate.h"
 #include "translate-internal.h"
+#include "profile.h"
 
 #include "helper-gen.h"
 
@@ -47,6 +48,7 @@ bool gen_tma_header_start(DisasContext *ctx)
         /* Not a TMA header form: the caller's switch is wrong. */
         return gen_illegal(ctx);
     }
+    ctx->tma.lb0_whole = ctx->env->profile->tma_lb0_whole_tile;
     return true;
 }
 

@@ -494,6 +494,74 @@ static void test_clang_tmatmul_acc(void **state)
     check_clang_file("guest/asm/pto_tmatmul_acc.s");
 }
 
+/* clang's fused call spelling, "BSTART CALL, callee, ra=.LBB0_1" (linx-isa
+ * docs/reference/examples/v0.4/generated/pto_gemm_auto.s): the call header
+ * and a SETRET of the label, which re-assemble from their disassembly to
+ * the same bytes; the SETRET's target is the label. */
+static void test_clang_fused_call(void **state)
+{
+    static const char src[] =
+        "pto_gemm_auto_i32:\n"
+        "FENTRY\t[ra ~ ra], sp!, 16\n"
+        "BSTART\tCALL, callee, ra=.LBB0_1\n"
+        ".LBB0_1:\n"
+        "FRET.STK\t[ra ~ ra], sp!, 16\n"
+        "caller2:\n"
+        "HL.BSTART.STD CALL, callee, ra=.Lret\n"
+        "addi a0, 1, ->a0\n"
+        ".Lret:\n"
+        "C.BSTART.STD\n"
+        "callee:\n"
+        "FRET.STK\t[ra ~ ra], sp!, 16\n";
+    char got[16][256];
+    uint64_t addr, size, lbb, lret, callee;
+    const uint8_t *d;
+    LinxAs *as = assemble_opts("fused.s", src, sizeof(src) - 1, LINX_AS_FMT_BIN, 0x10000, 0);
+    unsigned n;
+    LinxInsn insn;
+    (void)state;
+
+    assert_true(linx_as_section(as, ".text", &addr, &size, &d));
+    assert_true(linx_as_symbol_value(as, ".LBB0_1", &lbb));
+    assert_true(linx_as_symbol_value(as, ".Lret", &lret));
+    assert_true(linx_as_symbol_value(as, "callee", &callee));
+    n = disassemble(d, size, addr, got, 16);
+    assert_int_equal(n, 9);
+    /* FENTRY (4) | BSTART CALL (4) | setret (4) at 0x10008 -> .LBB0_1 */
+    assert_int_equal(linx_decode(d + 8, 4, &insn), LINX_DECODE_OK);
+    assert_int_equal(insn.form, LINX_F_SETRET);
+    assert_int_equal(0x10008 + 2 * linx_insn_field(&insn, LINX_FLD_imm20, NULL), lbb);
+    assert_int_equal(lbb, 0x1000c);
+    /* The second call: HL.BSTART.STD CALL (6) then setret to .Lret. */
+    assert_int_equal(linx_decode(d + 0x10 + 6, 4, &insn), LINX_DECODE_OK);
+    assert_int_equal(insn.form, LINX_F_SETRET);
+    assert_int_equal(0x10016 + 2 * linx_insn_field(&insn, LINX_FLD_imm20, NULL), lret);
+    {
+        /* Round trip: the disassembly re-assembles to the same bytes. */
+        char text[4096] = "";
+        uint8_t *out;
+        size_t len;
+        for (uint64_t off = 0; off < size;) {
+            char line[LINX_DISAS_MAX];
+            unsigned used = 0;
+            assert_int_equal(linx_disas_bytes(d + off, size - off, addr + off, NULL, line,
+                                              sizeof(line), &used),
+                             LINX_DECODE_OK);
+            strcat(text, line);
+            strcat(text, "\n");
+            off += used;
+        }
+        LinxAs *back = assemble_opts("fused-back.s", text, strlen(text), LINX_AS_FMT_BIN, 0x10000, 0);
+        assert_true(linx_as_output(back, &out, &len));
+        assert_int_equal(len, size);
+        assert_memory_equal(out, d, size);
+        free(out);
+        linx_as_free(back);
+    }
+    (void)callee;
+    linx_as_free(as);
+}
+
 /* ---- seeds -------------------------------------------------------------------- */
 
 /* Assemble, then check that the disassembly re-assembles to the same bytes
@@ -762,6 +830,7 @@ int main(void)
         cmocka_unit_test(test_clang_tload_store),
         cmocka_unit_test(test_clang_mamulb),
         cmocka_unit_test(test_clang_tmatmul_acc),
+        cmocka_unit_test(test_clang_fused_call),
         cmocka_unit_test(test_seed000_examples),
         cmocka_unit_test(test_seed004_examples),
         cmocka_unit_test(test_seed_examples_verbatim),

@@ -79,7 +79,9 @@ typedef struct AsStmt {
     uint64_t size;      /* bytes it occupies */
     char *text;         /* statement text, NUL-terminated (points into the file copy) */
     char *args;         /* operands (inside text), or "" */
-    char *rewritten;    /* owned: text after a seed-body rewrite, or NULL */
+    char *rewritten;    /* owned: text after a seed-body rewrite, or the call header
+                         * of a fused call ("..., ra=LABEL"), or NULL */
+    char *ra_label;     /* owned: LABEL of a fused call's "ra=LABEL", or NULL */
     uint32_t sym;       /* AS_ST_LABEL / AS_ST_ASSIGN: symbol index */
     uint64_t numlabel;  /* AS_ST_LABEL of a numeric label ("1:"): its number */
     bool is_numlabel;

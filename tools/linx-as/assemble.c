@@ -61,6 +61,7 @@ void linx_as_free(LinxAs *as)
     free(as->files);
     for (uint32_t i = 0; i < as->nstmts; i++) {
         free(as->stmts[i].rewritten);
+        free(as->stmts[i].ra_label);
         as_template_free(as->stmts[i].tmpl);
     }
     free(as->stmts);
@@ -207,6 +208,58 @@ static bool insn_place_ok(LinxAs *as, const AsStmt *st)
     return true;
 }
 
+/* The fused call spelling of clang's output and llvm-objdump,
+ * "BSTART CALL, callee, ra=.Lret" (also HL.BSTART.STD CALL, ...): the call
+ * header followed by a SETRET of .Lret (linx-isa docs/reference/
+ * linxisa-call-ret-contract.md; LLVM's LinxISADisassembler prints the
+ * pair this way).  On a match, st->rewritten gets the header alone and
+ * st->ra_label the label. */
+static void split_fused_call(AsStmt *st)
+{
+    const char *text = st->text;
+    const char *comma = strrchr(text, ',');
+    const char *p, *label, *end;
+
+    while (*text == ' ' || *text == '\t') {
+        text++;
+    }
+    if (!comma || (strncasecmp(text, "BSTART", 6) != 0 && strncasecmp(text, "HL.BSTART", 9) != 0 &&
+                   strncasecmp(text, "C.BSTART", 8) != 0)) {
+        return;
+    }
+    p = comma + 1;
+    while (*p == ' ' || *p == '\t') {
+        p++;
+    }
+    if (strncasecmp(p, "ra", 2) != 0) {
+        return;
+    }
+    p += 2;
+    while (*p == ' ' || *p == '\t') {
+        p++;
+    }
+    if (*p != '=') {
+        return;
+    }
+    label = ++p;
+    while (*label == ' ' || *label == '\t') {
+        label++;
+    }
+    end = label + strlen(label);
+    while (end > label && (end[-1] == ' ' || end[-1] == '\t')) {
+        end--;
+    }
+    if (end == label) {
+        return;
+    }
+    st->ra_label = strndup(label, (size_t)(end - label));
+    st->rewritten = strndup(st->text, (size_t)(comma - st->text));
+}
+
+/* SETRET of a fused call: 32 bits (+-1 MiB; LLVM's assembler would pick
+ * c.setret when the label is within 62 bytes). */
+enum { FUSED_SETRET_LEN = 4 };
+
 static void pass1_insn(LinxAs *as, AsStmt *st)
 {
     const char *text = st->text;
@@ -214,6 +267,9 @@ static void pass1_insn(LinxAs *as, AsStmt *st)
     unsigned len;
 
     st->rewritten = as->in_seed_body ? as_seed_body_rewrite(st->text) : NULL;
+    if (!st->rewritten) {
+        split_fused_call(st);
+    }
     if (st->rewritten) {
         text = st->rewritten;
     }
@@ -222,6 +278,9 @@ static void pass1_insn(LinxAs *as, AsStmt *st)
     if (len == 0) {
         insn_error(as, st, text, &e);
         return;
+    }
+    if (st->ra_label) {
+        len += FUSED_SETRET_LEN;
     }
     if (insn_place_ok(as, st)) {
         as_emit_fill(as, len, 0);
@@ -266,42 +325,68 @@ void as_pass1_stmt(LinxAs *as, uint32_t idx)
 
 /* ---- pass 2 ------------------------------------------------------------------ */
 
-static void pass2_insn(LinxAs *as, AsStmt *st)
+/* Encode @text at @pc of @st's section into @r; false after a message. */
+static bool encode_one(LinxAs *as, AsStmt *st, const char *text, uint64_t pc, LinxAsmResult *r)
 {
-    const char *text = st->rewritten ? st->rewritten : st->text;
     bool failed = false;
-    char *pcrel = as_pcrel_rewrite(as, st, text, as->secs[st->sec].addr + st->off, &failed);
+    char *pcrel = as_pcrel_rewrite(as, st, text, pc, &failed);
     LinxAsmEnv env = {
-        .pc = as->secs[st->sec].addr + st->off,
+        .pc = pc,
         .eval = as_expr_eval_cb,
         .opaque = as,
         .final = true,
         .flags = as->opt.insn_flags,
         .profile = as->opt.profile,
     };
-    LinxAsmResult r;
     LinxAsmError e;
 
-    memset(&r, 0, sizeof(r));
+    memset(r, 0, sizeof(*r));
     memset(&e, 0, sizeof(e));
     if (failed) {
-        return;
+        return false;
     }
     if (pcrel) {
         text = pcrel;
     }
-    if (!linx_asm_insn(text, &env, &r, &e)) {
+    if (!linx_asm_insn(text, &env, r, &e)) {
         insn_error(as, st, text, &e);
         free(pcrel);
-        return;
+        return false;
     }
     free(pcrel);
-    if (r.len != st->size || r.len > sizeof(r.bytes)) {
-        as_error(as, st, st->col, "internal error: instruction length %u differs from pass 1 (%llu)",
-                 r.len, (unsigned long long)st->size);
+    return true;
+}
+
+static void pass2_insn(LinxAs *as, AsStmt *st)
+{
+    const char *text = st->rewritten ? st->rewritten : st->text;
+    uint64_t pc = as->secs[st->sec].addr + st->off;
+    uint64_t size = st->size - (st->ra_label ? FUSED_SETRET_LEN : 0);
+    LinxAsmResult r, sr;
+
+    if (!encode_one(as, st, text, pc, &r)) {
         return;
     }
+    if (r.len != size || r.len > sizeof(r.bytes)) {
+        as_error(as, st, st->col, "internal error: instruction length %u differs from pass 1 (%llu)",
+                 r.len, (unsigned long long)size);
+        return;
+    }
+    if (st->ra_label) {
+        char setret[512];
+        snprintf(setret, sizeof(setret), "setret %s, ->ra", st->ra_label);
+        if (!encode_one(as, st, setret, pc + r.len, &sr)) {
+            return;
+        }
+        if (sr.len != FUSED_SETRET_LEN) {
+            as_error(as, st, st->col, "internal error: fused call SETRET of %u bytes", sr.len);
+            return;
+        }
+    }
     as_emit(as, r.bytes, r.len);
+    if (st->ra_label) {
+        as_emit(as, sr.bytes, sr.len);
+    }
 }
 
 static void pass2(LinxAs *as)

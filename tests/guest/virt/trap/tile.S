@@ -1,6 +1,7 @@
-# virt trap delivery: an illegal tile parameter (TMA TLOAD with LB0 = 0,
-# rule lb0-zero, docs/tile.md) reaches the ACR0 handler with TRAPNO =
-# E_INST(EC_PARAM) and TRAPARG0 = the rule number (17) | value << 32, and
+# virt trap delivery: an illegal tile parameter (TMA TLOAD with ValidCol
+# LB0 = 40 > Col LB2 = 32, rule validcol-gt-col, docs/tile.md) reaches the
+# ACR0 handler with TRAPNO = E_INST(EC_PARAM) and TRAPARG0 = the rule
+# number (19) | value << 32, and
 # BI = 0 (a header trap); the handler goes on at the next block.
     .text
     .globl _start
@@ -15,14 +16,15 @@ _start:
 hdr:
     BSTART.TMA TLOAD, FP32
     B.ARG NORM
-    C.B.DIMI 0, ->lb0
+    C.B.DIMI 40, ->lb0
+    C.B.DIMI 32, ->lb2
     B.IOR [s0],[]
     B.IOTI [], last ->t<4KB>
 after:
     C.BSTART.STD FALL
 %CHECK s5, 1
 %CHECK s0, 0x4000000200000004
-%CHECK s1, 17
+%CHECK s1, 0x2800000013
 %CHECK s2, 0
     hl.liu hdr, ->a0
 %CHECKR s3, a0
