@@ -1,33 +1,42 @@
 /*
- * linx-call: call one function of a compiled LinxISA Linux program and
- * print what it returns - the harness behind the compiled-code tests,
- * which compare compiled library routines (soft-float arithmetic,
- * snprintf, the mem and str functions) with the host's on the same inputs.
+ * linx-call: call functions of a compiled LinxISA Linux program and print
+ * what they return - the harness behind the compiled-code tests
+ * (tests/compiled), which compare compiled library routines (soft-float
+ * arithmetic, snprintf, the mem and str functions) with the host's on the
+ * same inputs.
  *
  *   linx-call [engine options] [-cpu NAME] PROGRAM SYMBOL [ARG...]
+ *   linx-call [engine options] [-cpu NAME] -batch PROGRAM < calls
  *
  * PROGRAM is loaded as linx-user loads it (same process set-up, system
- * calls to the host), then SYMBOL (its address from .symtab, plus the load
- * bias of a PIE) is called with ARGs in a0..a7 and ra pointing at a
- * landing pad, a mapped page holding "C.BSTART.STD; C.EBREAK".  When the
- * program has a `main`, its start-up code runs first, up to main (libc's
- * TLS, stdio and locale are then set up); otherwise nothing runs before
- * the call.  An ARG is
+ * calls to the host).  When it has a `main`, its start-up code runs first,
+ * up to main (libc's TLS, stdio and locale are then set up); otherwise
+ * nothing runs before the calls.  A call puts its arguments in a0..a7
+ * (or on the stack), sp below the initial stack and ra at a landing pad
+ * (a mapped page holding "C.BSTART.STD; C.EBREAK"), and runs SYMBOL (its
+ * .symtab value plus the load bias of a PIE) until it returns there.
  *
+ * An ARG is
  *   123, -5, 0x7f        an integer
  *   f64:1.5              the bits of a double (soft-float ABI)
  *   str:TEXT             a pointer to a NUL-terminated copy of TEXT
  *   hex:0a0b0c           a pointer to these bytes
  *   buf:N                a pointer to N zero bytes (an output buffer)
+ * and "@ARG" passes it on the stack instead of in the next register, as a
+ * 64-bit slot at the next multiple of 8, or "@w:N" as a 32-bit slot at the
+ * next multiple of 4: variadic functions take all their arguments on the
+ * stack, packed at their natural size and alignment (the compiled images'
+ * va_arg advances by 4 for an int and by 8, aligned, for a pointer, long
+ * or double; snprintf reads buf, size and format from [sp], [sp+8],
+ * [sp+16]).
  *
- * Options after the engine's: -stack ARG passes ARG as a 64-bit stack
- * word instead (variadic functions take all their arguments on the stack,
- * the first at sp, the next at sp+8, ...: snprintf in the compiled
- * images reads buf, size and format from [sp], [sp+8], [sp+16]), -n N calls the function N times
- * with the same arguments (the buffers are not reset) to exercise translated code. Output, one line
- * each: "a0=0x...", "a1=0x...", then for every str/hex/ buf argument "argK=<hex of its bytes>" or
- * "stackK=..." (its size, after the call). Exit status 0, 1 when the call trapped or the program
- * exited (message on stderr), 2 for a bad command line.
+ * Output, one line per call: "a0=0x... a1=0x..." then, for every str/hex/
+ * buf argument, " argK=<hex of its bytes after the call> addrK=0x<its
+ * guest address>" (K counts all arguments, register and stack, from 0).  With -batch, each line of
+ * standard input is "SYMBOL ARG..." (arguments separated by single
+ * spaces; in str: text "\s" is a space and "\\" a backslash) and gives one
+ * output line.  Exit status 0; 1 when a call trapped or the program
+ * exited (message on stderr), 2 for a bad command line or call line.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -41,33 +50,72 @@
 #include "tcg/exec.h"
 #include "util/elf-file.h"
 
-#define MAX_ARGS 8
-#define MAX_STACK_WORDS 32
+#define MAX_ARGS 24
+#define MAX_LINE 65536
 #define PAD_ADDR UINT64_C(0x7e0000000)
 #define PAD_SIZE 4096
 
 typedef struct CallArg {
     uint64_t value;
+    bool on_stack;
+    bool word;     /* @w:N: a 32-bit stack slot */
     uint8_t *data; /* str/hex/buf: the bytes placed in guest memory */
     size_t len;
     uint64_t addr;
 } CallArg;
 
+typedef struct Harness {
+    LinuxProcess *p;
+    CPULinxState *env;
+    LinxExecContext *ec;
+    ElfFile ef;
+    uint64_t bias;
+    uint64_t pad;
+    uint64_t sp0; /* sp at main (or the initial one) */
+} Harness;
+
 static int usage_error(const char *msg)
 {
     fprintf(stderr,
             "linx-call: %s\n"
-            "usage: linx-call [engine options] [-cpu NAME] [-stack ARG]... [-n N] "
-            "PROGRAM SYMBOL [ARG...]\n",
+            "usage: linx-call [engine options] [-cpu NAME] PROGRAM SYMBOL [ARG...]\n"
+            "       linx-call [engine options] [-cpu NAME] -batch PROGRAM < calls\n",
             msg);
     return 2;
 }
 
-static bool parse_arg(const char *s, CallArg *a)
+/* Undo the batch escapes of str: text ("\s" space, "\\" backslash). */
+static void unescape(char *s)
+{
+    char *o = s;
+
+    for (; *s; s++) {
+        if (s[0] == '\\' && s[1] == 's') {
+            *o++ = ' ';
+            s++;
+        } else if (s[0] == '\\' && s[1] == '\\') {
+            *o++ = '\\';
+            s++;
+        } else {
+            *o++ = *s;
+        }
+    }
+    *o = '\0';
+}
+
+static bool parse_arg(const char *s, CallArg *a, bool escapes)
 {
     char *end;
 
     memset(a, 0, sizeof(*a));
+    if (*s == '@') {
+        a->on_stack = true;
+        s++;
+        if (!strncmp(s, "w:", 2)) {
+            a->word = true;
+            s += 2;
+        }
+    }
     if (!strncmp(s, "f64:", 4)) {
         double d = strtod(s + 4, &end);
         if (end == s + 4 || *end) {
@@ -77,9 +125,15 @@ static bool parse_arg(const char *s, CallArg *a)
         return true;
     }
     if (!strncmp(s, "str:", 4)) {
-        a->len = strlen(s + 4) + 1;
         a->data = (uint8_t *)strdup(s + 4);
-        return a->data != NULL;
+        if (!a->data) {
+            return false;
+        }
+        if (escapes) {
+            unescape((char *)a->data);
+        }
+        a->len = strlen((char *)a->data) + 1;
+        return true;
     }
     if (!strncmp(s, "hex:", 4)) {
         size_t n = strlen(s + 4);
@@ -109,65 +163,17 @@ static bool parse_arg(const char *s, CallArg *a)
     errno = 0;
     a->value = (uint64_t)strtoll(s, &end, 0);
     if (errno == ERANGE) {
+        errno = 0;
         a->value = strtoull(s, &end, 0);
     }
-    return end != s && !*end;
+    return end != s && !*end && errno == 0;
 }
 
-/* Copy the str/hex/buf arguments below sp (16-byte aligned). */
-static bool place_args(CPULinxState *env, CallArg *args, unsigned n)
-{
-    uint64_t sp = env->gpr[LINX_REG_SP];
-
-    for (unsigned i = 0; i < n; i++) {
-        if (!args[i].data) {
-            continue;
-        }
-        sp = (sp - args[i].len - 64) & ~UINT64_C(15);
-        args[i].addr = sp;
-        args[i].value = sp;
-        if (guest_mem_debug_rw(env->mem, sp, args[i].data, args[i].len, true) != GM_OK) {
-            return false;
-        }
-    }
-    env->gpr[LINX_REG_SP] = (sp - 256) & ~UINT64_C(15);
-    return true;
-}
-
-static void print_buffers(GuestMemory *mem, const char *what, CallArg *a, unsigned n)
+static void free_args(CallArg *a, unsigned n)
 {
     for (unsigned k = 0; k < n; k++) {
-        if (!a[k].data) {
-            continue;
-        }
-        guest_mem_debug_rw(mem, a[k].addr, a[k].data, a[k].len, false);
-        printf("%s%u=", what, k);
-        for (size_t b = 0; b < a[k].len; b++) {
-            printf("%02x", a[k].data[b]);
-        }
-        printf("\n");
+        free(a[k].data);
     }
-}
-
-/* Run the program's start-up code until it reaches @pc. */
-static bool run_to(CPULinxState *env, LinuxProcess *p, LinxExecContext *ec, uint64_t pc)
-{
-    linx_exec_breakpoint_insert(ec, pc);
-    for (;;) {
-        int r = cpu_exec(env);
-        if (r == EXCP_DEBUG && env->pc == pc) {
-            break;
-        }
-        if (r == EXCP_INTERRUPT || r == EXCP_DEBUG) {
-            continue;
-        }
-        fprintf(stderr,
-                "linx-call: the program %s before reaching main (trap %u at 0x%" PRIx64 ")\n",
-                p->exited ? "exited" : "stopped", linx_trapno_num(env->trapno), env->trap_pc);
-        return false;
-    }
-    linx_exec_breakpoint_remove(ec, pc);
-    return true;
 }
 
 static const ElfSymbol *find_symbol(const ElfFile *ef, const char *name)
@@ -181,15 +187,221 @@ static const ElfSymbol *find_symbol(const ElfFile *ef, const char *name)
     return NULL;
 }
 
+/* Run the program's start-up code until it reaches @pc. */
+static bool run_to(Harness *h, uint64_t pc)
+{
+    linx_exec_breakpoint_insert(h->ec, pc);
+    for (;;) {
+        int r = cpu_exec(h->env);
+        if (r == EXCP_DEBUG && h->env->pc == pc) {
+            break;
+        }
+        if (r == EXCP_INTERRUPT || r == EXCP_DEBUG) {
+            continue;
+        }
+        fprintf(stderr,
+                "linx-call: the program %s before reaching main (trap %u at 0x%" PRIx64 ")\n",
+                h->p->exited ? "exited" : "stopped", linx_trapno_num(h->env->trapno),
+                h->env->trap_pc);
+        return false;
+    }
+    linx_exec_breakpoint_remove(h->ec, pc);
+    return true;
+}
+
+static bool harness_open(Harness *h, const char *path, const LinxExecOptions *eo,
+                         const LinxProfile *profile)
+{
+    /* The landing pad: C.BSTART.STD FALL; C.EBREAK 0. */
+    static const uint8_t pad[] = { 0x00, 0x08, 0x2c, 0xc0, 0x00, 0x00 };
+    static char *genvp[] = { NULL };
+    char *gargv[] = { (char *)path, NULL };
+    char err[512];
+    LinuxOptions lo = { .log = stderr };
+
+    memset(h, 0, sizeof(*h));
+    if (!elf_file_open(&h->ef, path, err, sizeof(err))) {
+        fprintf(stderr, "linx-call: %s\n", err);
+        return false;
+    }
+    h->p = linux_process_new(&lo);
+    h->env = calloc(1, sizeof(*h->env));
+    h->ec = linx_exec_new(eo, err, sizeof(err));
+    if (!h->p || !h->env || !h->ec) {
+        fprintf(stderr, "linx-call: %s\n", h->ec ? "out of memory" : err);
+        return false;
+    }
+    if (!linux_load_program(h->p, path, 1, gargv, genvp, err, sizeof(err))) {
+        fprintf(stderr, "linx-call: %s\n", err);
+        return false;
+    }
+    h->env->profile = profile ? profile : linx_profile_decide(&h->p->profile_vote, NULL, 0);
+    linux_process_attach_cpu(h->p, h->env);
+    linx_exec_attach_cpu(h->ec, h->env);
+    h->bias = h->p->image.load_bias;
+    const ElfSymbol *m = find_symbol(&h->ef, "main");
+    if (m && !run_to(h, h->bias + m->value)) {
+        return false;
+    }
+    h->pad = guest_mem_find_free(h->p->mem, PAD_ADDR, PAD_SIZE);
+    if (!guest_mem_map(h->p->mem, h->pad, PAD_SIZE, GM_PROT_READ | GM_PROT_EXEC, false) ||
+        guest_mem_debug_rw(h->p->mem, h->pad, (void *)pad, sizeof(pad), true) != GM_OK) {
+        fprintf(stderr, "linx-call: cannot map the landing pad\n");
+        return false;
+    }
+    h->sp0 = h->env->gpr[LINX_REG_SP];
+    return true;
+}
+
+static void harness_close(Harness *h)
+{
+    if (h->ec && h->env) {
+        linx_exec_detach_cpu(h->ec, h->env);
+    }
+    if (h->ec) {
+        linx_exec_free(h->ec);
+    }
+    if (h->p) {
+        linux_process_free(h->p);
+    }
+    free(h->env);
+    elf_file_close(&h->ef);
+}
+
+/* Call @sym with @args and print the result line; false after a message. */
+static bool call(Harness *h, const char *sym_name, CallArg *args, unsigned nargs)
+{
+    CPULinxState *env = h->env;
+    const ElfSymbol *sym = find_symbol(&h->ef, sym_name);
+    uint64_t sp = h->sp0 - 4096; /* below whatever main's caller keeps */
+    uint64_t stack_bytes = 0;
+    unsigned nreg = 0;
+
+    if (!sym) {
+        fprintf(stderr, "linx-call: no symbol '%s'\n", sym_name);
+        return false;
+    }
+    for (unsigned k = 0; k < nargs; k++) {
+        if (args[k].data) {
+            sp = (sp - args[k].len - 64) & ~UINT64_C(15);
+            args[k].addr = args[k].value = sp;
+            if (guest_mem_debug_rw(h->p->mem, sp, args[k].data, args[k].len, true) != GM_OK) {
+                fprintf(stderr, "linx-call: cannot place argument %u\n", k);
+                return false;
+            }
+        }
+        stack_bytes += args[k].on_stack ? 8 : 0;
+    }
+    sp = (sp - 256 - stack_bytes) & ~UINT64_C(15);
+    for (unsigned k = 0, off = 0; k < nargs; k++) {
+        if (args[k].on_stack) {
+            unsigned size = args[k].word ? 4 : 8;
+            off = (off + size - 1) & ~(size - 1);
+            if (guest_mem_debug_rw(h->p->mem, sp + off, &args[k].value, size, true) != GM_OK) {
+                fprintf(stderr, "linx-call: cannot write the stack\n");
+                return false;
+            }
+            off += size;
+        } else if (nreg < 8) {
+            env->gpr[LINX_REG_A0 + nreg++] = args[k].value;
+        } else {
+            fprintf(stderr, "linx-call: more than 8 register arguments\n");
+            return false;
+        }
+    }
+    for (unsigned k = nreg; k < 8; k++) {
+        env->gpr[LINX_REG_A0 + k] = 0;
+    }
+    env->pc = env->bpc = h->bias + sym->value;
+    env->resume = 0;
+    env->gpr[LINX_REG_SP] = sp;
+    env->gpr[LINX_REG_RA] = h->pad;
+    for (;;) {
+        int r = cpu_exec(env);
+        if (r == EXCP_TRAP && env->trap_pc == h->pad + 2 &&
+            linx_trapno_num(env->trapno) == LINX_TRAP_SW_BREAKPOINT) {
+            break;
+        }
+        if (r == EXCP_INTERRUPT || r == EXCP_DEBUG) {
+            continue;
+        }
+        if (r == EXCP_EXIT || h->p->exited) {
+            fprintf(stderr, "linx-call: the program exited (status %d) inside %s\n",
+                    env->exit_code, sym_name);
+        } else {
+            linx_cpu_sync_block_state(env);
+            fprintf(stderr, "linx-call: trap %u (cause 0x%x) at pc 0x%" PRIx64 " inside %s\n",
+                    linx_trapno_num(env->trapno), linx_trapno_cause(env->trapno), env->trap_pc,
+                    sym_name);
+            linx_cpu_dump_state(env, stderr);
+        }
+        return false;
+    }
+    printf("a0=0x%016" PRIx64 " a1=0x%016" PRIx64, env->gpr[LINX_REG_A0],
+           env->gpr[LINX_REG_A0 + 1]);
+    for (unsigned k = 0; k < nargs; k++) {
+        if (!args[k].data) {
+            continue;
+        }
+        guest_mem_debug_rw(h->p->mem, args[k].addr, args[k].data, args[k].len, false);
+        printf(" arg%u=", k);
+        for (size_t b = 0; b < args[k].len; b++) {
+            printf("%02x", args[k].data[b]);
+        }
+        printf(" addr%u=0x%" PRIx64, k, args[k].addr);
+    }
+    printf("\n");
+    return true;
+}
+
+/* -batch: "SYMBOL ARG..." per line of standard input. */
+static int batch(Harness *h)
+{
+    char *line = malloc(MAX_LINE);
+    int status = 0;
+
+    if (!line) {
+        return 1;
+    }
+    while (status == 0 && fgets(line, MAX_LINE, stdin)) {
+        CallArg args[MAX_ARGS];
+        unsigned n = 0;
+        char *save = NULL, *sym;
+
+        line[strcspn(line, "\n")] = '\0';
+        sym = strtok_r(line, " ", &save);
+        if (!sym) {
+            continue;
+        }
+        for (char *t = strtok_r(NULL, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+            if (n == MAX_ARGS || !parse_arg(t, &args[n], true)) {
+                fprintf(stderr, "linx-call: bad argument '%s' (at most %d)\n", t, MAX_ARGS);
+                free_args(args, n);
+                free(line);
+                return 2;
+            }
+            n++;
+        }
+        if (!call(h, sym, args, n)) {
+            status = 1;
+        }
+        fflush(stdout);
+        free_args(args, n);
+    }
+    free(line);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     LinxExecOptions eo;
     const LinxProfile *profile = NULL;
     char err[512];
-    CallArg args[MAX_ARGS], stack[MAX_STACK_WORDS];
-    unsigned nargs = 0, nstack = 0;
-    unsigned long repeat = 1;
-    int i = 1;
+    CallArg args[MAX_ARGS];
+    unsigned nargs = 0;
+    bool batch_mode = false;
+    int i = 1, status;
+    Harness h;
 
     linx_exec_options_init(&eo);
     while (i < argc && argv[i][0] == '-') {
@@ -206,137 +418,37 @@ int main(int argc, char **argv)
         if (r == 1) {
             continue;
         }
-        if (!strcmp(argv[i], "-stack") && i + 1 < argc) {
-            if (nstack == MAX_STACK_WORDS || !parse_arg(argv[i + 1], &stack[nstack])) {
-                return usage_error("bad -stack argument");
-            }
-            nstack++;
-            i += 2;
-        } else if (!strcmp(argv[i], "-n") && i + 1 < argc) {
-            repeat = strtoul(argv[i + 1], NULL, 0);
-            if (repeat == 0 || repeat > 1000000) {
-                return usage_error("-n takes 1 to 1000000");
-            }
-            i += 2;
+        if (!strcmp(argv[i], "-batch")) {
+            batch_mode = true;
+            i++;
         } else {
             snprintf(err, sizeof(err), "unknown option '%s'", argv[i]);
             return usage_error(err);
         }
     }
-    if (argc - i < 2) {
-        return usage_error("PROGRAM and SYMBOL are needed");
+    if (argc - i < (batch_mode ? 1 : 2)) {
+        return usage_error(batch_mode ? "PROGRAM is needed" : "PROGRAM and SYMBOL are needed");
     }
-    const char *path = argv[i], *sym_name = argv[i + 1];
-    for (int k = i + 2; k < argc; k++) {
-        if (nargs == MAX_ARGS || !parse_arg(argv[k], &args[nargs])) {
+    for (int k = i + 2; !batch_mode && k < argc; k++) {
+        if (nargs == MAX_ARGS || !parse_arg(argv[k], &args[nargs], false)) {
             snprintf(err, sizeof(err), "bad argument '%s' (at most %d)", argv[k], MAX_ARGS);
+            free_args(args, nargs);
             return usage_error(err);
         }
         nargs++;
     }
-
-    ElfFile ef;
-    if (!elf_file_open(&ef, path, err, sizeof(err))) {
-        fprintf(stderr, "linx-call: %s\n", err);
-        return 1;
-    }
-    const ElfSymbol *sym = find_symbol(&ef, sym_name);
-    if (!sym) {
-        fprintf(stderr, "linx-call: %s: no symbol '%s'\n", path, sym_name);
-        return 1;
-    }
-    uint64_t sym_value = sym->value;
-    const ElfSymbol *main_sym = find_symbol(&ef, "main");
-    uint64_t main_value = main_sym ? main_sym->value : 0;
-    elf_file_close(&ef);
-
-    LinuxOptions lo = { .log = stderr };
-    LinuxProcess *p = linux_process_new(&lo);
-    CPULinxState *env = calloc(1, sizeof(*env));
-    LinxExecContext *ec = linx_exec_new(&eo, err, sizeof(err));
-    char *gargv[] = { (char *)path, NULL };
-    char *genvp[] = { NULL };
-    if (!p || !env || !ec) {
-        fprintf(stderr, "linx-call: %s\n", ec ? "out of memory" : err);
-        return 1;
-    }
     signal(SIGPIPE, SIG_IGN);
-    if (!linux_load_program(p, path, 1, gargv, genvp, err, sizeof(err))) {
-        fprintf(stderr, "linx-call: %s\n", err);
+    if (!harness_open(&h, argv[i], &eo, profile)) {
+        harness_close(&h);
+        free_args(args, nargs);
         return 1;
     }
-    env->profile = profile ? profile : linx_profile_decide(&p->profile_vote, NULL, 0);
-    linux_process_attach_cpu(p, env);
-    linx_exec_attach_cpu(ec, env);
-    if (main_sym && !run_to(env, p, ec, p->image.load_bias + main_value)) {
-        return 1;
+    if (batch_mode) {
+        status = batch(&h);
+    } else {
+        status = call(&h, argv[i + 1], args, nargs) ? 0 : 1;
     }
-
-    /* The landing pad: C.BSTART.STD FALL; C.EBREAK 0. */
-    static const uint8_t pad[] = { 0x00, 0x08, 0x2c, 0xc0, 0x00, 0x00 };
-    uint64_t pad_addr = guest_mem_find_free(p->mem, PAD_ADDR, PAD_SIZE);
-    if (!guest_mem_map(p->mem, pad_addr, PAD_SIZE, GM_PROT_READ | GM_PROT_EXEC, false) ||
-        guest_mem_debug_rw(p->mem, pad_addr, (void *)pad, sizeof(pad), true) != GM_OK ||
-        !place_args(env, args, nargs) || !place_args(env, stack, nstack)) {
-        fprintf(stderr, "linx-call: cannot set up guest memory\n");
-        return 1;
-    }
-    uint64_t sp0 = env->gpr[LINX_REG_SP] - (uint64_t)nstack * 8;
-    sp0 &= ~UINT64_C(15);
-    for (unsigned k = 0; k < nstack; k++) {
-        if (guest_mem_debug_rw(p->mem, sp0 + 8 * k, &stack[k].value, 8, true) != GM_OK) {
-            fprintf(stderr, "linx-call: cannot write the stack\n");
-            return 1;
-        }
-    }
-
-    int status = 0;
-    for (unsigned long rep = 0; rep < repeat && status == 0; rep++) {
-        env->pc = env->bpc = p->image.load_bias + sym_value;
-        env->resume = 0;
-        env->gpr[LINX_REG_SP] = sp0;
-        env->gpr[LINX_REG_RA] = pad_addr;
-        for (unsigned k = 0; k < MAX_ARGS; k++) {
-            env->gpr[LINX_REG_A0 + k] = k < nargs ? args[k].value : 0;
-        }
-        for (;;) {
-            int r = cpu_exec(env);
-            if (r == EXCP_TRAP && env->trap_pc == pad_addr + 2 &&
-                linx_trapno_num(env->trapno) == LINX_TRAP_SW_BREAKPOINT) {
-                break;
-            }
-            if (r == EXCP_INTERRUPT || r == EXCP_DEBUG) {
-                continue;
-            }
-            if (r == EXCP_EXIT || p->exited) {
-                fprintf(stderr, "linx-call: the program exited (status %d) inside %s\n",
-                        env->exit_code, sym_name);
-            } else {
-                linx_cpu_sync_block_state(env);
-                fprintf(stderr, "linx-call: trap %u (cause 0x%x) at pc 0x%" PRIx64 " inside %s\n",
-                        linx_trapno_num(env->trapno), linx_trapno_cause(env->trapno), env->trap_pc,
-                        sym_name);
-                linx_cpu_dump_state(env, stderr);
-            }
-            status = 1;
-            break;
-        }
-    }
-    if (status == 0) {
-        printf("a0=0x%016" PRIx64 "\na1=0x%016" PRIx64 "\n", env->gpr[LINX_REG_A0],
-               env->gpr[LINX_REG_A0 + 1]);
-        print_buffers(p->mem, "arg", args, nargs);
-        print_buffers(p->mem, "stack", stack, nstack);
-    }
-    for (unsigned k = 0; k < nargs; k++) {
-        free(args[k].data);
-    }
-    for (unsigned k = 0; k < nstack; k++) {
-        free(stack[k].data);
-    }
-    linx_exec_detach_cpu(ec, env);
-    linx_exec_free(ec);
-    linux_process_free(p);
-    free(env);
+    harness_close(&h);
+    free_args(args, nargs);
     return status;
 }
