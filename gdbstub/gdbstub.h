@@ -41,6 +41,7 @@
 #include <stdio.h>
 
 #include "target/linx/cpu.h"
+#include "util/options.h"
 
 /* Exit status of a guest gdb killed (as if by SIGKILL). */
 #define GDB_KILLED_EXIT 137
@@ -70,6 +71,8 @@ typedef struct GdbStub GdbStub;
  * is not a gdb option, -1 with a message in @err on a bad value. */
 int gdb_stub_parse_option(GdbStubConfig *cfg, GdbStubMode mode, int argc, char **argv, int *i,
                           char *err, size_t errlen);
+/* The same options as a util/options.h table (gdbstub/options.c). */
+LinxOptGroup gdb_stub_option_group(GdbStubConfig *cfg, GdbStubMode mode);
 /* After all options: false with a message for inconsistent ones (-S
  * without a listening address). */
 bool gdb_stub_check_config(const GdbStubConfig *cfg, char *err, size_t errlen);

@@ -165,6 +165,9 @@ typedef struct LinuxOptions {
     bool strace;         /* print every system call */
     bool log_unimp;      /* -d unimp: report unimplemented syscalls */
     uint64_t stack_size; /* 0 = LINUX_STACK_SIZE */
+    const char *ld_prefix; /* -L: absolute guest paths are looked up here first */
+    bool seeded;         /* -seed: AT_RANDOM and getrandom() from a PRNG ... */
+    uint64_t seed;       /* ... seeded with this */
 } LinuxOptions;
 
 #define LINUX_SYSCALL_MAX 512
@@ -210,6 +213,9 @@ typedef struct LinuxProcess {
      * gets EBADF for them. */
     int reserved_fds[LINUX_MAX_RESERVED_FDS];
     unsigned nreserved_fds;
+
+    /* -seed: the state of the PRNG behind AT_RANDOM and getrandom(). */
+    uint64_t rand_state;
 
     /* Exit status once the guest has exited or died. */
     bool exited;
@@ -293,6 +299,10 @@ enum {
  * (sp 16-byte aligned, pointing at argc).  @random fills AT_RANDOM's 16
  * bytes (NULL: from the host's getrandom).  Returns the initial sp, or 0
  * with @err set. */
+/* Fill @buf with @len bytes of randomness: the host's, or the -seed PRNG
+ * (splitmix64) when the process was started with one. */
+void linux_random_bytes(LinuxProcess *p, void *buf, size_t len);
+
 uint64_t linux_setup_stack(LinuxProcess *p, int argc, char **argv, char **envp,
                            const char *execfn, const uint8_t *random, char *err, size_t errlen);
 

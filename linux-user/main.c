@@ -9,6 +9,11 @@
  * with the program's exit status, 128 + N when signal N killed it, and 1
  * when it cannot start it (the message says why), 2 for a bad command
  * line.  docs/linux-user.md describes the options and what is supported.
+ *
+ * The options are qemu-user's, spelled as qemu-user spells them (-cpu,
+ * -E a=1,b=2, -L, -seed, -singlestep, ...), and every one has an
+ * environment twin read before the command line (QEMU_X becomes LINX_X:
+ * LINX_CPU, LINX_LOG, LINX_SET_ENV, ...; the table env_twins below).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -32,29 +37,75 @@ extern char **environ;
 typedef struct UserArgs {
     LinxExecOptions exec;
     const LinxProfile *profile; /* -cpu / LINX_CPU; NULL: auto */
-    GdbStubConfig gdb; /* -g PORT */
+    GdbStubConfig gdb;          /* -g PORT */
     LinuxOptions lu;
     const char *argv0;
-    const char *env_set[MAX_ENV_EDITS]; /* "VAR=VALUE" or "VAR" to unset */
+    char *env_set[MAX_ENV_EDITS]; /* "VAR=VALUE" or "VAR" to unset (owned) */
     unsigned nenv;
-    int prog_index;
 } UserArgs;
 
-static void usage(FILE *f)
+enum {
+    OPT_HELP,
+    OPT_HELP_SHORT,
+    OPT_VERSION,
+    OPT_STRACE,
+    OPT_SET_ENV,
+    OPT_UNSET_ENV,
+    OPT_ARGV0,
+    OPT_STACK,
+    OPT_PREFIX,
+    OPT_SEED,
+};
+
+static const LinxOpt user_opts[] = {
+    { "h", 0, NULL, "this text (also -help)", OPT_HELP_SHORT },
+    { "help", 0, NULL, NULL, OPT_HELP },
+    { "version", 0, NULL, "print the version", OPT_VERSION },
+    { "strace", 0, NULL, "print every system call (to the -D log)", OPT_STRACE },
+    { "E", 0, "VAR=VALUE[,...]", "set variables in the program's environment", OPT_SET_ENV },
+    { "U", 0, "VAR[,...]", "remove variables from the program's environment", OPT_UNSET_ENV },
+    { "0", 0, "ARGV0", "use ARGV0 as the program's argv[0]", OPT_ARGV0 },
+    { "s", 0, "SIZE", "stack size (bytes, or with a K/M/G suffix; default 8M)", OPT_STACK },
+    { "L", 0, "PATH",
+      "sysroot: an absolute path the program opens is looked up\n"
+      "under PATH first",
+      OPT_PREFIX },
+    { "seed", 0, "NUMBER", "seed AT_RANDOM and getrandom() (reproducible runs)", OPT_SEED },
+    { NULL },
+};
+
+/* qemu-user's environment variables, as LINX_*: each sets the option. */
+static const struct {
+    const char *var, *option;
+} env_twins[] = {
+    { "LINX_CPU", "cpu" },
+    { "LINX_ACCEL", "accel" },
+    { "LINX_GDB", "g" },
+    { "LINX_LOG", "d" },
+    { "LINX_LOG_FILENAME", "D" },
+    { "LINX_STRACE", "strace" },
+    { "LINX_SINGLESTEP", "singlestep" },
+    { "LINX_SET_ENV", "E" },
+    { "LINX_UNSET_ENV", "U" },
+    { "LINX_ARGV0", "0" },
+    { "LINX_STACK_SIZE", "s" },
+    { "LINX_LD_PREFIX", "L" },
+    { "LINX_RAND_SEED", "seed" },
+};
+
+static void usage(FILE *f, const LinxOptGroup *groups, unsigned n)
 {
     fprintf(f, "usage: linx-user [options] PROGRAM [ARGS...]\n"
                "Run a statically linked LinxISA Linux program.\n\n"
                "Options:\n");
-    linx_profile_print_option_help(f);
-    linx_exec_print_options_help(f);
-    gdb_stub_print_options_help(f, GDB_MODE_USER);
-    fprintf(f, "  -strace               print every system call (to the -D log)\n"
-               "  -E VAR=VALUE          set VAR in the program's environment\n"
-               "  -U VAR                remove VAR from the program's environment\n"
-               "  -0 ARGV0              use ARGV0 as the program's argv[0]\n"
-               "  -s SIZE               stack size (bytes, or with a K/M suffix; default 8M)\n"
-               "  -h, -help             this text\n"
-               "  -version              print the version\n\n"
+    linx_opts_print_help(f, LINX_OPTS_QEMU, groups, n);
+    fprintf(f, "\nEnvironment (read before the command line, which overrides it;\n"
+               "qemu-user's QEMU_X is LINX_X here; a flag's variable is on unless 0):\n");
+    for (size_t i = 0; i < sizeof(env_twins) / sizeof(env_twins[0]); i++) {
+        fprintf(f, "  %-22s-%s\n", env_twins[i].var, env_twins[i].option);
+    }
+    fprintf(f, "  %-22s-trace-commit\n\n", "LINX_COMMIT_TRACE");
+    fprintf(f, ""
                "Exit status: the program's, 128+N if signal N killed it, 1 if it could\n"
                "not be started, 2 for a bad command line.\n");
 }
@@ -86,102 +137,118 @@ static bool parse_size(const char *s, uint64_t *out)
     return true;
 }
 
-/* Returns -1 to go on, else the exit status. */
-static int parse_args(UserArgs *ua, int argc, char **argv)
+/* -E a=1,b=2 / -U a,b: one edit per comma-separated item (qemu's lists). */
+static int env_edits(UserArgs *ua, const char *list, bool set, char *err, size_t errlen)
 {
-    char err[256];
-    int i = 1;
+    char *copy = strdup(list), *save = NULL;
 
-    while (i < argc && argv[i][0] == '-') {
-        const char *a = argv[i];
-        int r = linx_exec_parse_option(&ua->exec, argc, argv, &i, err, sizeof(err));
-        if (r < 0) {
-            fprintf(stderr, "linx-user: %s\n", err);
-            return EXIT_USAGE;
-        }
-        if (r == 2) {
-            return 0;
-        }
-        if (r == 1) {
-            continue;
-        }
-        r = linx_profile_parse_option(&ua->profile, argc, argv, &i, err, sizeof(err));
-        if (r < 0) {
-            fprintf(stderr, "linx-user: %s\n", err);
-            return EXIT_USAGE;
-        }
-        if (r == 2) {
-            return 0;
-        }
-        if (r == 1) {
-            continue;
-        }
-        r = gdb_stub_parse_option(&ua->gdb, GDB_MODE_USER, argc, argv, &i, err, sizeof(err));
-        if (r < 0) {
-            fprintf(stderr, "linx-user: %s\n", err);
-            return EXIT_USAGE;
-        }
-        if (r == 1) {
-            continue;
-        }
-        if (a[1] == '-') {
-            a++;
-        }
-        if (!strcmp(a, "-h") || !strcmp(a, "-help")) {
-            usage(stdout);
-            return 0;
-        }
-        if (!strcmp(a, "-version")) {
-            printf("%s\n", LINX_USER_VERSION);
-            return 0;
-        }
-        if (!strcmp(a, "-strace")) {
-            ua->lu.strace = true;
-            i++;
-            continue;
-        }
-        if (!strcmp(a, "-E") || !strcmp(a, "-U") || !strcmp(a, "-0") || !strcmp(a, "-s")) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "linx-user: option %s needs an argument\n", argv[i]);
-                return EXIT_USAGE;
-            }
-            const char *val = argv[i + 1];
-            if (!strcmp(a, "-0")) {
-                ua->argv0 = val;
-            } else if (!strcmp(a, "-s")) {
-                if (!parse_size(val, &ua->lu.stack_size) || ua->lu.stack_size < 65536 ||
-                    ua->lu.stack_size > (UINT64_C(1) << 36)) {
-                    fprintf(stderr, "linx-user: bad stack size '%s' (64K to 64G)\n", val);
-                    return EXIT_USAGE;
-                }
-            } else {
-                if (ua->nenv >= MAX_ENV_EDITS) {
-                    fprintf(stderr, "linx-user: too many -E/-U options\n");
-                    return EXIT_USAGE;
-                }
-                if (!strcmp(a, "-E") && !strchr(val, '=')) {
-                    fprintf(stderr, "linx-user: -E needs VAR=VALUE, got '%s'\n", val);
-                    return EXIT_USAGE;
-                }
-                if (!strcmp(a, "-U") && strchr(val, '=')) {
-                    fprintf(stderr, "linx-user: -U needs a variable name, got '%s'\n", val);
-                    return EXIT_USAGE;
-                }
-                ua->env_set[ua->nenv++] = val;
-            }
-            i += 2;
-            continue;
-        }
-        fprintf(stderr, "linx-user: unknown option '%s' (try linx-user -help)\n", argv[i]);
-        return EXIT_USAGE;
+    if (!copy) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
     }
-    if (i >= argc) {
-        fprintf(stderr, "linx-user: no program given\n");
-        usage(stderr);
-        return EXIT_USAGE;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (ua->nenv >= MAX_ENV_EDITS) {
+            snprintf(err, errlen, "too many -E/-U variables (at most %d)", MAX_ENV_EDITS);
+            free(copy);
+            return -1;
+        }
+        if (set && !strchr(t, '=')) {
+            snprintf(err, errlen, "-E needs VAR=VALUE, got '%s'", t);
+            free(copy);
+            return -1;
+        }
+        if (!set && strchr(t, '=')) {
+            snprintf(err, errlen, "-U needs a variable name, got '%s'", t);
+            free(copy);
+            return -1;
+        }
+        ua->env_set[ua->nenv++] = strdup(t);
     }
-    ua->prog_index = i;
-    return -1;
+    free(copy);
+    return 0;
+}
+
+static int user_opt(void *opaque, int id, const char *val, char *err, size_t errlen)
+{
+    UserArgs *ua = opaque;
+    char *end;
+
+    switch (id) {
+    case OPT_HELP:
+    case OPT_HELP_SHORT:
+        return 2; /* main prints the help: it has the groups */
+    case OPT_VERSION:
+        printf("%s\n", LINX_USER_VERSION);
+        return 1;
+    case OPT_STRACE:
+        ua->lu.strace = true;
+        return 0;
+    case OPT_SET_ENV:
+    case OPT_UNSET_ENV:
+        return env_edits(ua, val, id == OPT_SET_ENV, err, errlen);
+    case OPT_ARGV0:
+        ua->argv0 = val;
+        return 0;
+    case OPT_STACK:
+        if (!parse_size(val, &ua->lu.stack_size) || ua->lu.stack_size < 65536 ||
+            ua->lu.stack_size > (UINT64_C(1) << 36)) {
+            snprintf(err, errlen, "bad stack size '%s' (64K to 64G)", val);
+            return -1;
+        }
+        return 0;
+    case OPT_PREFIX:
+        ua->lu.ld_prefix = val;
+        return 0;
+    default:
+        errno = 0;
+        ua->lu.seed = strtoull(val, &end, 0);
+        if (errno || end == val || *end) {
+            snprintf(err, errlen, "-seed needs a number, got '%s'", val);
+            return -1;
+        }
+        ua->lu.seeded = true;
+        return 0;
+    }
+}
+
+/* Apply the environment twins: each is the option it names, parsed by
+ * the same tables before the command line (which overrides it). */
+static int apply_env_twins(const LinxOptGroup *groups, unsigned n, char *err, size_t errlen)
+{
+    for (size_t t = 0; t < sizeof(env_twins) / sizeof(env_twins[0]); t++) {
+        const char *v = getenv(env_twins[t].var);
+        char opt[32];
+        char *argv[3];
+        int argc = 1, i = 0, r = 0;
+
+        if (!v || !*v) {
+            continue;
+        }
+        snprintf(opt, sizeof(opt), "-%s", env_twins[t].option);
+        argv[0] = opt;
+        argv[1] = (char *)v;
+        argv[2] = NULL;
+        for (unsigned g = 0; g < n && r == 0; g++) {
+            for (const LinxOpt *o = groups[g].opts; o->name; o++) {
+                if (strcmp(o->name, env_twins[t].option) == 0) {
+                    if (!o->arg && !strcmp(v, "0")) {
+                        r = 1; /* a flag set to 0: off */
+                    } else {
+                        argc = o->arg ? 2 : 1;
+                        r = linx_opts_take(&groups[g], argc, argv, &i, err, errlen);
+                    }
+                    break;
+                }
+            }
+        }
+        if (r < 0) {
+            char msg[320];
+            snprintf(msg, sizeof(msg), "%.300s", err);
+            snprintf(err, errlen, "%s=%.64s: %s", env_twins[t].var, v, msg);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* The program's environment: the host's, edited by -E and -U. */
@@ -242,23 +309,55 @@ static unsigned list_fds(int *fds, unsigned max)
     return n;
 }
 
+static void free_args(UserArgs *ua)
+{
+    for (unsigned e = 0; e < ua->nenv; e++) {
+        free(ua->env_set[e]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     UserArgs ua;
     char err[512];
     int before[MAX_HOST_FDS], after[MAX_HOST_FDS];
-    int status;
+    int status, first;
 
     memset(&ua, 0, sizeof(ua));
     linx_exec_options_init(&ua.exec);
-    const char *cpu_env = getenv("LINX_CPU");
-    if (cpu_env && *cpu_env && !linx_profile_parse_name(cpu_env, &ua.profile, err, sizeof(err))) {
-        fprintf(stderr, "linx-user: LINX_CPU: %s\n", err);
+    LinxOptGroup groups[] = {
+        { NULL, user_opts, user_opt, &ua },
+        linx_profile_option_group(&ua.profile),
+        linx_exec_option_group(&ua.exec),
+        gdb_stub_option_group(&ua.gdb, GDB_MODE_USER),
+    };
+    const unsigned ngroups = sizeof(groups) / sizeof(groups[0]);
+    groups[1].title = NULL;
+    groups[2].title = NULL;
+    groups[3].title = NULL;
+
+    status = apply_env_twins(groups, ngroups, err, sizeof(err));
+    if (status == 0) {
+        status = linx_opts_parse("linx-user", LINX_OPTS_QEMU, groups, ngroups, argc, argv, &first,
+                                 err, sizeof(err));
+    }
+    if (status < 0) {
+        fprintf(stderr, "linx-user: %s\n", err);
+        free_args(&ua);
         return EXIT_USAGE;
     }
-    status = parse_args(&ua, argc, argv);
-    if (status >= 0) {
-        return status;
+    if (status == 2) {
+        usage(stdout, groups, ngroups);
+    }
+    if (status > 0) {
+        free_args(&ua);
+        return 0;
+    }
+    if (first >= argc) {
+        fprintf(stderr, "linx-user: no program given\n");
+        usage(stderr, groups, ngroups);
+        free_args(&ua);
+        return EXIT_USAGE;
     }
     ua.lu.log_unimp = (ua.exec.log_mask & LINX_LOG_UNIMP) != 0;
     /* A write to a closed pipe gives EPIPE and a guest SIGPIPE, not the
@@ -269,6 +368,7 @@ int main(int argc, char **argv)
     LinxExecContext *ec = linx_exec_new(&ua.exec, err, sizeof(err));
     if (!ec) {
         fprintf(stderr, "linx-user: %s\n", err);
+        free_args(&ua);
         return EXIT_START_FAILED;
     }
     ua.lu.log = linx_log_file(linx_exec_log(ec));
@@ -276,6 +376,7 @@ int main(int argc, char **argv)
     GdbStub *gdb = NULL;
     if (ua.gdb.listen && !(gdb = gdb_stub_new(&ua.gdb, err, sizeof(err)))) {
         fprintf(stderr, "linx-user: %s\n", err);
+        free_args(&ua);
         return EXIT_START_FAILED;
     }
 
@@ -284,6 +385,7 @@ int main(int argc, char **argv)
     CPULinxState *env = calloc(1, sizeof(*env));
     if (!p || !envp || !env) {
         fprintf(stderr, "linx-user: out of memory\n");
+        free_args(&ua);
         return EXIT_START_FAILED;
     }
     /* Descriptors linx_exec_new opened (-D log, commit trace) are ours. */
@@ -298,8 +400,8 @@ int main(int argc, char **argv)
         }
     }
 
-    char **gargv = argv + ua.prog_index;
-    int gargc = argc - ua.prog_index;
+    char **gargv = argv + first;
+    int gargc = argc - first;
     const char *saved_argv0 = gargv[0];
     if (ua.argv0) {
         gargv[0] = (char *)ua.argv0;
@@ -331,5 +433,6 @@ int main(int argc, char **argv)
     linux_process_free(p);
     free(envp);
     free(env);
+    free_args(&ua);
     return status;
 }

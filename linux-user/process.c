@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -33,6 +34,7 @@ LinuxProcess *linux_process_new(const LinuxOptions *opts)
     if (opts) {
         p->opts = *opts;
     }
+    p->rand_state = p->opts.seed;
     if (!p->opts.log) {
         p->opts.log = stderr;
     }
@@ -110,6 +112,34 @@ bool linux_load_program(LinuxProcess *p, const char *path, int argc, char **argv
         return false;
     }
     return true;
+}
+
+void linux_random_bytes(LinuxProcess *p, void *buf, size_t len)
+{
+    uint8_t *b = buf;
+
+    if (!p->opts.seeded) {
+        size_t done = 0;
+        while (done < len) {
+            ssize_t n = getrandom(b + done, len - done, 0);
+            if (n <= 0) {
+                break;
+            }
+            done += (size_t)n;
+        }
+        if (done == len) {
+            return;
+        }
+        /* No host entropy: fall through to the PRNG, seeded from the pid. */
+        p->rand_state ^= (uint64_t)getpid() * UINT64_C(0x9e3779b97f4a7c15);
+    }
+    for (size_t i = 0; i < len; i++) {
+        /* splitmix64, one byte per step's low bits */
+        uint64_t z = (p->rand_state += UINT64_C(0x9e3779b97f4a7c15));
+        z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+        z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+        b[i] = (uint8_t)(z ^ (z >> 31));
+    }
 }
 
 void linux_process_set_exit(LinuxProcess *p, int code)

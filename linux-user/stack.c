@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include "linux-user.h"
@@ -119,13 +118,8 @@ uint64_t linux_setup_stack(LinuxProcess *p, int argc, char **argv, char **envp,
 
     if (random) {
         memcpy(rnd, random, sizeof(rnd));
-    } else if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
-        /* Still unpredictable enough for a stack canary in an emulator. */
-        uint64_t x = (uint64_t)getpid() * 0x9e3779b97f4a7c15ull ^ (uint64_t)(uintptr_t)&x;
-        for (size_t i = 0; i < sizeof(rnd); i++) {
-            x = x * 6364136223846793005ull + 1442695040888963407ull;
-            rnd[i] = (uint8_t)(x >> 56);
-        }
+    } else {
+        linux_random_bytes(p, rnd, sizeof(rnd)); /* host entropy, or -seed */
     }
 
     StackWriter w = { .gm = p->mem, .sp = top, .limit = bottom, .ok = true };

@@ -55,7 +55,9 @@ _Static_assert(O_CREAT == LINUX_O_CREAT && O_EXCL == LINUX_O_EXCL && O_TRUNC == 
      LINUX_O_PATH | LINUX_O_TMPFILE)
 
 
-/* A path argument; "/proc/self/exe" names the guest program, not us. */
+/* A path argument; "/proc/self/exe" names the guest program, not us.
+ * With -L PREFIX an absolute path that exists under PREFIX means that
+ * file (qemu-user's interp_prefix rule: a sysroot for the guest). */
 static int64_t get_path(LinuxProcess *p, uint64_t addr, char **out)
 {
     int r = lu_read_string(p, addr, LU_PATH_MAX, out);
@@ -68,6 +70,22 @@ static int64_t get_path(LinuxProcess *p, uint64_t addr, char **out)
         *out = strdup(p->exe_path);
         if (!*out) {
             return -ENOMEM;
+        }
+        return 0;
+    }
+    if (p->opts.ld_prefix && (*out)[0] == '/') {
+        size_t n = strlen(p->opts.ld_prefix) + strlen(*out) + 1;
+        char *mapped = malloc(n);
+        struct stat st;
+        if (!mapped) {
+            return -ENOMEM;
+        }
+        snprintf(mapped, n, "%s%s", p->opts.ld_prefix, *out);
+        if (lstat(mapped, &st) == 0) {
+            free(*out);
+            *out = mapped;
+        } else {
+            free(mapped);
         }
     }
     return 0;

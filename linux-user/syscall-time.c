@@ -155,7 +155,12 @@ int64_t lu_sys_getrandom(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
     if (!b) {
         return -ENOMEM;
     }
-    n = getrandom(b, len, (unsigned)a[2]);
+    if (p->opts.seeded) {
+        linux_random_bytes(p, b, len); /* -seed: reproducible */
+        n = (ssize_t)len;
+    } else {
+        n = getrandom(b, len, (unsigned)a[2]);
+    }
     int64_t r = n < 0 ? lu_errno() : n;
     if (n > 0 && lu_copy_to(p, a[0], b, (size_t)n) < 0) {
         r = -EFAULT;

@@ -1,14 +1,35 @@
 /*
- * Engine command-line options: defaults (LINX_COMMIT_TRACE), parsing of
- * -accel, -one-insn-per-tb, -d, -D and -trace-commit for the front-end
- * programs (linx-user, the virt machine, test runners), and their help
- * text.  See exec.h.
+ * Engine command-line options: defaults (LINX_COMMIT_TRACE), the option
+ * table -accel, -one-insn-per-tb (QEMU's old -singlestep), -d, -D and
+ * -trace-commit for the front-end programs (linx-user, the virt machine,
+ * test runners), and their help text.  See exec.h.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "tcg/engine-config.h"
 #include "tcg/exec.h"
+
+enum {
+    OPT_ACCEL,
+    OPT_ONE_INSN,
+    OPT_SINGLESTEP,
+    OPT_LOG,
+    OPT_LOG_FILE,
+    OPT_TRACE_COMMIT,
+};
+
+static const LinxOpt exec_opts[] = {
+    { "accel", 0, "jit|interp", "run translated code as host code or interpret the IR", OPT_ACCEL },
+    { "one-insn-per-tb", 0, NULL, "translate one guest instruction per block", OPT_ONE_INSN },
+    { "singlestep", 0, NULL, "the same (QEMU's older spelling)", OPT_SINGLESTEP },
+    { "d", 0, "ITEM[,ITEM...]", "debug log (-d help lists the items)", OPT_LOG },
+    { "D", 0, "FILE", "write the debug log to FILE", OPT_LOG_FILE },
+    { "trace-commit", 0, "FILE",
+      "commit trace, one JSON object per retired instruction\n(also LINX_COMMIT_TRACE=FILE)",
+      OPT_TRACE_COMMIT },
+    { NULL },
+};
 
 void linx_exec_options_init(LinxExecOptions *opts)
 {
@@ -21,41 +42,13 @@ void linx_exec_options_init(LinxExecOptions *opts)
     }
 }
 
-void linx_exec_print_options_help(FILE *f)
+static int exec_opt(void *opaque, int id, const char *val, char *err, size_t errlen)
 {
-    fprintf(f, "  -accel jit|interp     run translated code as host code or interpret the IR\n"
-               "  -one-insn-per-tb      translate one guest instruction per block\n"
-               "  -d ITEM[,ITEM...]     debug log (-d help lists the items)\n"
-               "  -D FILE               write the debug log to FILE\n"
-               "  -trace-commit FILE    commit trace, one JSON object per retired instruction\n"
-               "                        (also LINX_COMMIT_TRACE=FILE)\n");
-}
-
-int linx_exec_parse_option(LinxExecOptions *opts, int argc, char **argv, int *i, char *err,
-                           size_t errlen)
-{
-    const char *a = argv[*i];
-    const char *val;
+    LinxExecOptions *opts = opaque;
     bool help = false;
 
-    if (a[0] != '-') {
-        return 0;
-    }
-    a += a[1] == '-' ? 2 : 1;
-    if (!strcmp(a, "one-insn-per-tb")) {
-        opts->one_insn_per_tb = true;
-        (*i)++;
-        return 1;
-    }
-    if (strcmp(a, "accel") && strcmp(a, "d") && strcmp(a, "D") && strcmp(a, "trace-commit")) {
-        return 0;
-    }
-    if (*i + 1 >= argc) {
-        snprintf(err, errlen, "option %s needs an argument", argv[*i]);
-        return -1;
-    }
-    val = argv[*i + 1];
-    if (!strcmp(a, "accel")) {
+    switch (id) {
+    case OPT_ACCEL:
         if (!strcmp(val, "jit") || !strcmp(val, "tcg")) {
             opts->accel = LINX_ACCEL_JIT;
         } else if (!strcmp(val, "interp")) {
@@ -64,16 +57,43 @@ int linx_exec_parse_option(LinxExecOptions *opts, int argc, char **argv, int *i,
             snprintf(err, errlen, "-accel: unknown accelerator '%s' (jit or interp)", val);
             return -1;
         }
-    } else if (!strcmp(a, "d")) {
+        return 0;
+    case OPT_ONE_INSN:
+    case OPT_SINGLESTEP:
+        opts->one_insn_per_tb = true;
+        return 0;
+    case OPT_LOG:
         if (!linx_log_parse_mask(val, &opts->log_mask, &help, err, errlen)) {
             return -1;
         }
-    } else if (!strcmp(a, "D")) {
+        return help ? 1 : 0;
+    case OPT_LOG_FILE:
         opts->log_path = val;
-    } else {
+        return 0;
+    default:
         opts->trace_commit_path = val;
+        return 0;
     }
-    *i += 2;
-    return help ? 2 : 1;
 }
 
+LinxOptGroup linx_exec_option_group(LinxExecOptions *opts)
+{
+    LinxOptGroup g = { "Engine options", exec_opts, exec_opt, opts };
+    return g;
+}
+
+int linx_exec_parse_option(LinxExecOptions *opts, int argc, char **argv, int *i, char *err,
+                           size_t errlen)
+{
+    LinxOptGroup g = linx_exec_option_group(opts);
+
+    return linx_opts_take(&g, argc, argv, i, err, errlen);
+}
+
+void linx_exec_print_options_help(FILE *f)
+{
+    LinxOptGroup g = linx_exec_option_group(NULL);
+
+    g.title = NULL;
+    linx_opts_print_help(f, LINX_OPTS_QEMU, &g, 1);
+}

@@ -50,6 +50,7 @@
 #include <stdio.h>
 
 #include "backend.h"
+#include "util/options.h"
 #include "code-buffer.h"
 #include "commit-trace.h"
 #include "ir.h"
@@ -107,11 +108,14 @@ typedef struct LinxExecContext LinxExecContext;
  * from the environment. */
 void linx_exec_options_init(LinxExecOptions *opts);
 
-/* Parse one engine option at argv[*i]:
- *   -accel jit|interp   -one-insn-per-tb   -d ITEMS   -D FILE
+/* The engine options as a table for util/options.h:
+ *   -accel jit|interp   -one-insn-per-tb (-singlestep)   -d ITEMS   -D FILE
  *   -trace-commit FILE
- * (also spelled with two dashes).  Returns 1 and advances *i past the
- * option and its argument when it was one, 0 when argv[*i] is not an
+ * The group's handler writes @opts; "-d help" prints the items and stops. */
+LinxOptGroup linx_exec_option_group(LinxExecOptions *opts);
+
+/* Parse one engine option at argv[*i] (also spelled with two dashes):
+ * 1 and *i advanced past it when it was one, 0 when argv[*i] is not an
  * engine option, -1 with a message in @err on a bad value, 2 after
  * "-d help" (the list was printed; the caller exits successfully). */
 int linx_exec_parse_option(LinxExecOptions *opts, int argc, char **argv, int *i, char *err,

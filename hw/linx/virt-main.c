@@ -24,27 +24,6 @@
 #define EXIT_USAGE 2
 #define MIB_SHIFT 20
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: linx-system -M virt -kernel FILE [-m SIZE] [options]\n"
-               "Run a bare-metal LinxISA program (ET_REL, ET_EXEC or ET_DYN) on the virt "
-               "machine.\n\nOptions:\n"
-               "  -M, -machine virt     the machine (virt is the only one)\n"
-               "  -kernel FILE          the program to load (ET_REL .text at 0x10000)\n"
-               "  -m SIZE               RAM size: MiB, or with a K/M/G suffix (default 128M)\n");
-    linx_profile_print_option_help(f);
-    linx_exec_print_options_help(f);
-    gdb_stub_print_options_help(f, GDB_MODE_SYSTEM);
-    fprintf(f, "  -nographic, -monitor none, -serial stdio, -smp 1, -bios none\n"
-               "                        accepted for compatibility (no effect)\n"
-               "  -h, -help             this text\n"
-               "  -version              print the version\n\n"
-               "Devices: UART data 0x10000000, EXIT 0x10000004 (a store ends the run with\n"
-               "that status), test finisher 0x10009000 (0x5555 pass, 0x3333 fail).\n"
-               "Exit status: the program's, 1 on an unhandled trap or a load error, 2 for a\n"
-               "bad command line.\n");
-}
-
 /* QEMU's -m: a bare number is MiB. */
 static bool parse_ram_size(const char *s, uint64_t *out)
 {
@@ -90,128 +69,120 @@ static bool parse_ram_size(const char *s, uint64_t *out)
 typedef struct SystemArgs {
     LinxExecOptions exec;
     const LinxProfile *profile; /* -cpu; NULL: auto */
-    GdbStubConfig gdb; /* -gdb, -s, -S */
+    GdbStubConfig gdb;          /* -gdb, -s, -S */
     const char *kernel;
+    const char *append;         /* -append: the command line, in RAM for the program */
     uint64_t ram_size;
 } SystemArgs;
 
-/* Returns -1 to go on, else the exit status. */
-static int parse_args(SystemArgs *sa, int argc, char **argv)
-{
-    char err[256];
-    int i = 1;
+enum {
+    OPT_HELP,
+    OPT_VERSION,
+    OPT_MACHINE,
+    OPT_KERNEL,
+    OPT_MEMORY,
+    OPT_APPEND,
+    OPT_NOGRAPHIC,
+    OPT_MONITOR,
+    OPT_SERIAL,
+    OPT_SMP,
+    OPT_BIOS,
+    OPT_UNSUPPORTED,
+};
 
-    while (i < argc) {
-        int r = linx_exec_parse_option(&sa->exec, argc, argv, &i, err, sizeof(err));
-        if (r < 0) {
-            fprintf(stderr, "linx-system: %s\n", err);
-            return EXIT_USAGE;
+static const LinxOpt system_opts[] = {
+    { "h", 0, NULL, "this text (also -help)", OPT_HELP },
+    { "help", 0, NULL, NULL, OPT_HELP },
+    { "version", 0, NULL, "print the version", OPT_VERSION },
+    { "M", 0, "virt", "the machine (virt is the only one; -M help lists it)", OPT_MACHINE },
+    { "machine", 0, "virt", NULL, OPT_MACHINE },
+    { "kernel", 0, "FILE", "the program to load (ET_REL: .text at 0x10000; ET_EXEC, ET_DYN)",
+      OPT_KERNEL },
+    { "m", 0, "SIZE", "RAM size: MiB, or with a K/M/G suffix (default 128M)", OPT_MEMORY },
+    { "append", 0, "STRING", "a command line for the program: a NUL-terminated string\n"
+                             "below the boot stack, its address in a2", OPT_APPEND },
+    { "nographic", 0, NULL, "accepted (the UART is always standard input and output)",
+      OPT_NOGRAPHIC },
+    { "serial", 0, "stdio", "the UART on standard input/output (the only choice)", OPT_SERIAL },
+    { "monitor", 0, "none", "accepted: none or stdio (no monitor)", OPT_MONITOR },
+    { "smp", 0, "1", "one CPU", OPT_SMP },
+    { "bios", 0, "none", "no firmware: the program starts at its entry", OPT_BIOS },
+    { "initrd", 0, "FILE", NULL, OPT_UNSUPPORTED },
+    { "dtb", 0, "FILE", NULL, OPT_UNSUPPORTED },
+    { NULL },
+};
+
+static int system_opt(void *opaque, int id, const char *v, char *err, size_t errlen)
+{
+    SystemArgs *sa = opaque;
+
+    switch (id) {
+    case OPT_HELP:
+        return 2; /* main prints it: it has the groups */
+    case OPT_VERSION:
+        printf("%s\n", LINX_SYSTEM_VERSION);
+        return 1;
+    case OPT_MACHINE:
+        if (!strcmp(v, "help") || !strcmp(v, "?")) {
+            printf("Supported machines are:\n"
+                   "virt                 the LinxISA QEMU port's virt board (default): RAM from 0,\n"
+                   "                     UART 0x10000000, EXIT 0x10000004, finisher 0x10009000\n");
+            return 1;
         }
-        if (r == 2) {
-            return 0;
+        if (strcmp(v, "virt") != 0 && strncmp(v, "virt,", 5) != 0) {
+            snprintf(err, errlen, "unknown machine '%s' (only 'virt'; -M help lists it)", v);
+            return -1;
         }
-        if (r == 1) {
-            continue;
+        return 0;
+    case OPT_KERNEL:
+        sa->kernel = v;
+        return 0;
+    case OPT_MEMORY:
+        if (!parse_ram_size(v, &sa->ram_size)) {
+            snprintf(err, errlen, "bad memory size '%s' (e.g. 128, 256M, 1G)", v);
+            return -1;
         }
-        r = linx_profile_parse_option(&sa->profile, argc, argv, &i, err, sizeof(err));
-        if (r < 0) {
-            fprintf(stderr, "linx-system: %s\n", err);
-            return EXIT_USAGE;
-        }
-        if (r == 2) {
-            return 0;
-        }
-        if (r == 1) {
-            continue;
-        }
-        r = gdb_stub_parse_option(&sa->gdb, GDB_MODE_SYSTEM, argc, argv, &i, err, sizeof(err));
-        if (r < 0) {
-            fprintf(stderr, "linx-system: %s\n", err);
-            return EXIT_USAGE;
-        }
-        if (r == 1) {
-            continue;
-        }
-        const char *a = argv[i];
-        if (a[0] != '-') {
-            fprintf(stderr, "linx-system: unexpected argument '%s' (the program is given with "
-                            "-kernel FILE)\n", a);
-            return EXIT_USAGE;
-        }
-        a += a[1] == '-' ? 2 : 1;
-        if (!strcmp(a, "h") || !strcmp(a, "help")) {
-            usage(stdout);
-            return 0;
-        }
-        if (!strcmp(a, "version")) {
-            printf("%s\n", LINX_SYSTEM_VERSION);
-            return 0;
-        }
-        if (!strcmp(a, "nographic")) {
-            i++;
-            continue;
-        }
-        static const char *const with_arg[] = { "M", "machine", "kernel", "m", "monitor",
-                                                "serial", "smp", "bios", "append", "initrd",
-                                                "dtb", NULL };
-        bool known = false;
-        for (int k = 0; with_arg[k]; k++) {
-            known |= !strcmp(a, with_arg[k]);
-        }
-        if (!known) {
-            fprintf(stderr, "linx-system: unknown option '%s' (try linx-system -help)\n",
-                    argv[i]);
-            return EXIT_USAGE;
-        }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "linx-system: option %s needs an argument\n", argv[i]);
-            return EXIT_USAGE;
-        }
-        const char *v = argv[i + 1];
-        i += 2;
-        if (!strcmp(a, "M") || !strcmp(a, "machine")) {
-            if (strcmp(v, "virt") != 0 && strncmp(v, "virt,", 5) != 0) {
-                fprintf(stderr, "linx-system: unknown machine '%s' (only 'virt')\n", v);
-                return EXIT_USAGE;
+        return 0;
+    case OPT_APPEND:
+        sa->append = v;
+        return 0;
+    case OPT_NOGRAPHIC:
+        return 0;
+    case OPT_SERIAL:
+    case OPT_MONITOR:
+    case OPT_BIOS: {
+        static const char *const ok[] = { "none", "stdio", "mon:stdio", NULL };
+        for (int k = 0; ok[k]; k++) {
+            if (!strcmp(v, ok[k])) {
+                return 0;
             }
-        } else if (!strcmp(a, "kernel")) {
-            sa->kernel = v;
-        } else if (!strcmp(a, "m")) {
-            if (!parse_ram_size(v, &sa->ram_size)) {
-                fprintf(stderr, "linx-system: bad memory size '%s' (e.g. 128, 256M, 1G)\n", v);
-                return EXIT_USAGE;
-            }
-        } else if (!strcmp(a, "monitor") || !strcmp(a, "serial") || !strcmp(a, "bios")) {
-            static const char *const ok[] = { "none", "stdio", "mon:stdio", NULL };
-            bool fine = false;
-            for (int k = 0; ok[k]; k++) {
-                fine |= !strcmp(v, ok[k]);
-            }
-            if (!fine) {
-                fprintf(stderr, "linx-system: -%s %s is not supported (none or stdio)\n", a, v);
-                return EXIT_USAGE;
-            }
-        } else if (!strcmp(a, "smp")) {
-            if (strcmp(v, "1") != 0 && strcmp(v, "cpus=1") != 0) {
-                fprintf(stderr, "linx-system: -smp %s: only one CPU is supported\n", v);
-                return EXIT_USAGE;
-            }
-        } else {
-            fprintf(stderr, "linx-system: -%s is not supported (no firmware, initrd or device "
-                            "tree)\n", a);
-            return EXIT_USAGE;
         }
+        snprintf(err, errlen, "%s is not supported (none or stdio)", v);
+        return -1;
     }
-    if (!sa->kernel) {
-        fprintf(stderr, "linx-system: no program given (-kernel FILE)\n");
-        usage(stderr);
-        return EXIT_USAGE;
+    case OPT_SMP:
+        if (strcmp(v, "1") != 0 && strcmp(v, "cpus=1") != 0) {
+            snprintf(err, errlen, "-smp %s: only one CPU is supported", v);
+            return -1;
+        }
+        return 0;
+    default:
+        snprintf(err, errlen, "-initrd and -dtb are not supported (no firmware, initrd or "
+                              "device tree)");
+        return -1;
     }
-    if (!gdb_stub_check_config(&sa->gdb, err, sizeof(err))) {
-        fprintf(stderr, "linx-system: %s\n", err);
-        return EXIT_USAGE;
-    }
-    return -1;
+}
+
+static void usage(FILE *f, const LinxOptGroup *groups, unsigned n)
+{
+    fprintf(f, "usage: linx-system -M virt -kernel FILE [-m SIZE] [options]\n"
+               "Run a bare-metal LinxISA program (ET_REL, ET_EXEC or ET_DYN) on the virt "
+               "machine.\n\nOptions:\n");
+    linx_opts_print_help(f, LINX_OPTS_QEMU, groups, n);
+    fprintf(f, "\nDevices: UART data 0x10000000, EXIT 0x10000004 (a store ends the run with\n"
+               "that status), test finisher 0x10009000 (0x5555 pass, 0x3333 fail).\n"
+               "Exit status: the program's, 1 on an unhandled trap or a load error, 2 for a\n"
+               "bad command line.\n");
 }
 
 int main(int argc, char **argv)
@@ -223,9 +194,41 @@ int main(int argc, char **argv)
     memset(&sa, 0, sizeof(sa));
     sa.ram_size = VIRT_RAM_DEFAULT;
     linx_exec_options_init(&sa.exec);
-    status = parse_args(&sa, argc, argv);
-    if (status >= 0) {
-        return status;
+    LinxOptGroup groups[] = {
+        { NULL, system_opts, system_opt, &sa },
+        linx_profile_option_group(&sa.profile),
+        linx_exec_option_group(&sa.exec),
+        gdb_stub_option_group(&sa.gdb, GDB_MODE_SYSTEM),
+    };
+    const unsigned ngroups = sizeof(groups) / sizeof(groups[0]);
+    int first;
+    groups[2].title = NULL;
+    groups[3].title = NULL;
+    status = linx_opts_parse("linx-system", LINX_OPTS_QEMU, groups, ngroups, argc, argv, &first,
+                             err, sizeof(err));
+    if (status < 0) {
+        fprintf(stderr, "linx-system: %s\n", err);
+        return EXIT_USAGE;
+    }
+    if (status == 2) {
+        usage(stdout, groups, ngroups);
+    }
+    if (status > 0) {
+        return 0;
+    }
+    if (first < argc) {
+        fprintf(stderr, "linx-system: unexpected argument '%s' (the program is given with "
+                        "-kernel FILE)\n", argv[first]);
+        return EXIT_USAGE;
+    }
+    if (!sa.kernel) {
+        fprintf(stderr, "linx-system: no program given (-kernel FILE)\n");
+        usage(stderr, groups, ngroups);
+        return EXIT_USAGE;
+    }
+    if (!gdb_stub_check_config(&sa.gdb, err, sizeof(err))) {
+        fprintf(stderr, "linx-system: %s\n", err);
+        return EXIT_USAGE;
     }
 
     LinxVirtMachine *m = linx_virt_new(sa.ram_size, err, sizeof(err));
@@ -264,6 +267,10 @@ int main(int argc, char **argv)
         linx_log_printf(linx_exec_log(ec), "profile: %s (%s)\n", env->profile->name, why);
     }
     linx_virt_boot(m, env);
+    if (sa.append && !linx_virt_set_cmdline(m, env, sa.append)) {
+        fprintf(stderr, "linx-system: -append: the command line does not fit below the stack\n");
+        return EXIT_START_FAILED;
+    }
     linx_exec_attach_cpu(ec, env);
     status = linx_virt_run(m, env);
     gdb_stub_report_exit(m->gdb, status, 0);

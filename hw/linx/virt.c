@@ -222,6 +222,21 @@ void linx_virt_boot(LinxVirtMachine *m, CPULinxState *env)
     m->stop = VIRT_RUNNING;
 }
 
+bool linx_virt_set_cmdline(LinxVirtMachine *m, CPULinxState *env, const char *cmdline)
+{
+    size_t n = strlen(cmdline) + 1;
+    uint64_t addr = (env->gpr[LINX_REG_SP] - n) & ~(uint64_t)15;
+
+    if (n > VIRT_STACK_GAP / 2 || addr < m->image_end ||
+        guest_mem_debug_rw(m->mem, addr, (void *)cmdline, n, true) != GM_OK) {
+        return false;
+    }
+    env->gpr[LINX_REG_SP] = addr;
+    env->gpr[LINX_REG_A0 + 2] = addr;
+    memcpy(env->trace_shadow, env->gpr, sizeof(env->gpr)); /* boot values, not writes */
+    return true;
+}
+
 static void report_trap(LinxVirtMachine *m, CPULinxState *env)
 {
     unsigned trapnum = linx_trapno_num(env->trapno);

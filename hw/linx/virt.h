@@ -142,6 +142,10 @@ bool linx_virt_load(LinxVirtMachine *m, const char *path, char *err, size_t errl
 /* Reset @env for the boot (registers above, ACR0) and put the exit
  * trampoline in RAM. */
 void linx_virt_boot(LinxVirtMachine *m, CPULinxState *env);
+/* -append: put @cmdline (NUL-terminated) below the boot stack, move sp
+ * under it and pass its address in a2 (after linx_virt_boot).  False when
+ * it does not fit. */
+bool linx_virt_set_cmdline(LinxVirtMachine *m, CPULinxState *env, const char *cmdline);
 /* Run until the machine stops; returns the exit status. */
 int linx_virt_run(LinxVirtMachine *m, CPULinxState *env);
 

@@ -92,37 +92,43 @@ bool linx_profile_parse_name(const char *name, const LinxProfile **out, char *er
     return true;
 }
 
+static const LinxOpt profile_opts[] = {
+    { "cpu", 0, "NAME", "ISA profile: auto (default), linx-toolchain, linx-v0.4\n"
+                        "(-cpu help describes them)", 0 },
+    { NULL },
+};
+
+static int profile_opt(void *opaque, int id, const char *value, char *err, size_t errlen)
+{
+    const LinxProfile **out = opaque;
+
+    (void)id;
+    if (strcmp(value, "help") == 0 || strcmp(value, "?") == 0) {
+        linx_profile_print_help(stdout, "");
+        return 1;
+    }
+    return linx_profile_parse_name(value, out, err, errlen) ? 0 : -1;
+}
+
+LinxOptGroup linx_profile_option_group(const LinxProfile **out)
+{
+    LinxOptGroup g = { NULL, profile_opts, profile_opt, (void *)out };
+    return g;
+}
+
 int linx_profile_parse_option(const LinxProfile **out, int argc, char **argv, int *i, char *err,
                               size_t errlen)
 {
-    const char *a = argv[*i];
+    LinxOptGroup g = linx_profile_option_group(out);
 
-    if (a[0] != '-') {
-        return 0;
-    }
-    a += a[1] == '-' ? 2 : 1;
-    if (strcmp(a, "cpu") != 0) {
-        return 0;
-    }
-    if (*i + 1 >= argc) {
-        snprintf(err, errlen, "option %s needs an argument (-cpu help lists the CPUs)", argv[*i]);
-        return -1;
-    }
-    if (strcmp(argv[*i + 1], "help") == 0 || strcmp(argv[*i + 1], "?") == 0) {
-        linx_profile_print_help(stdout, "");
-        return 2;
-    }
-    if (!linx_profile_parse_name(argv[*i + 1], out, err, errlen)) {
-        return -1;
-    }
-    *i += 2;
-    return 1;
+    return linx_opts_take(&g, argc, argv, i, err, errlen);
 }
 
 void linx_profile_print_option_help(FILE *f)
 {
-    fprintf(f, "  -cpu NAME             ISA profile: auto (default), linx-toolchain, linx-v0.4\n"
-               "                        (-cpu help describes them)\n");
+    LinxOptGroup g = linx_profile_option_group(NULL);
+
+    linx_opts_print_help(f, LINX_OPTS_QEMU, &g, 1);
 }
 
 /* ---- auto ---- */

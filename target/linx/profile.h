@@ -34,6 +34,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "util/options.h"
+
 typedef enum LinxSrcRMod {
     LINX_SRCR_NONE = 0,
     LINX_SRCR_SW = 1,  /* sign-extend the low 32 bits */
@@ -82,10 +84,12 @@ const LinxProfile *linx_profile_by_name(const char *name);
 /* "-cpu help": one line per profile and the auto choice. */
 void linx_profile_print_help(FILE *f, const char *prefix);
 
-/* Front ends' "-cpu NAME" option ("-cpu help" lists): like
- * linx_exec_parse_option(), returns 0 when argv[*i] is not -cpu, 1 when it
- * was consumed (*@out = the profile, NULL for "auto"), 2 when help was
- * printed (to stdout), -1 on an error (message in @err). */
+/* Front ends' "-cpu NAME" option ("-cpu help" lists) as a table for
+ * util/options.h: the handler sets *@out (NULL for "auto"). */
+LinxOptGroup linx_profile_option_group(const LinxProfile **out);
+/* The same one argument at a time, like linx_exec_parse_option(): 0 when
+ * argv[*i] is not -cpu, 1 when it was consumed, 2 when help was printed
+ * (to stdout), -1 on an error (message in @err). */
 int linx_profile_parse_option(const LinxProfile **out, int argc, char **argv, int *i, char *err,
                               size_t errlen);
 /* The same for a name given another way (the LINX_CPU environment

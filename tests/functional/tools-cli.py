@@ -103,7 +103,10 @@ def system_checks(system, elf, tmp):
     expect('system: bad -m', run([system, '-m', 'lots'] + k), 2, err_re='bad memory size')
     expect('system: -m too small', run([system, '-m', '0'] + k), 2, err_re='not supported')
     expect('system: -smp 4', run([system, '-smp', '4'] + k), 2, err_re='only one CPU')
-    expect('system: -append', run([system, '-append', 'x'] + k), 2, err_re='not supported')
+    expect('system: -initrd', run([system, '-initrd', 'x'] + k), 2, err_re='not supported')
+    expect('system: -M help', run([system, '-M', 'help']), 0, out_re='virt')
+    expect('system: misspelt option', run([system, '-kernl', 'x']), 2,
+           err_re="unknown option '-kernl' \\(did you mean '-kernel'\\?\\)")
     expect('system: stray argument', run([system, elf]), 2, err_re='unexpected argument')
     expect('system: unknown option', run([system, '-bogus'] + k), 2, err_re='unknown option')
     expect('system: -help', run([system, '-help']), 0, out_re='^usage: linx-system')
