@@ -249,6 +249,8 @@ bool elf_file_parse(ElfFile *ef, const void *data, size_t size, const char *what
                 sym->name = name;
                 sym->type = p[4] & 0xf;
                 sym->bind = p[4] >> 4;
+                sym->other = p[5];
+                sym->index = (unsigned)k;
                 sym->shndx = rd16(p + 6);
                 sym->value = rd64(p + 8);
                 sym->size = rd64(p + 16);
@@ -258,6 +260,22 @@ bool elf_file_parse(ElfFile *ef, const void *data, size_t size, const char *what
         }
     }
     return true;
+}
+
+const char *elf_linx_reloc_name(unsigned type)
+{
+    static const char *const names[] = {
+        "R_LINX_NONE", "R_LINX_B12_PCREL", "R_LINX_J22_PCREL", "R_LINX_CBSTART12_PCREL",
+        "R_LINX_B17_PCREL", "R_LINX_HL_BSTART30_PCREL", "R_LINX_CSETRET5_PCREL",
+        "R_LINX_SETRET20_PCREL", "R_LINX_HL_SETRET32_PCREL", "R_LINX_RELATIVE", "R_LINX_64",
+        "R_LINX_32", "R_LINX_JUMP_SLOT", "R_LINX_GLOB_DAT", "R_LINX_COPY",
+        "R_LINX_PCREL_HI20", "R_LINX_B17_PLT", "R_LINX_LO12", "R_LINX_PCR17_LOAD",
+        "R_LINX_PCR17_STORE", "R_LINX_HL_PCR29_LOAD", "R_LINX_HL_PCR29_STORE",
+        "R_LINX_B25_PCREL", "R_LINX_GOT_HI20", "R_LINX_GOT_LO12", "R_LINX_32_PCREL",
+        "R_LINX_L_BSTART42_PCREL", NULL, "R_LINX_TLS_DTPMOD64", "R_LINX_TLS_DTPREL64",
+        "R_LINX_TLS_TPREL64", "R_LINX_TLSDESC", "R_LINX_IRELATIVE",
+    };
+    return type < sizeof(names) / sizeof(names[0]) ? names[type] : NULL;
 }
 
 bool elf_file_open(ElfFile *ef, const char *path, char *err, size_t errlen)

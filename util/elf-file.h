@@ -89,6 +89,8 @@ typedef struct ElfSymbol {
     uint64_t size;
     uint8_t type; /* STT_* */
     uint8_t bind; /* STB_* */
+    uint8_t other; /* st_other (visibility) */
+    unsigned index; /* its index in .symtab (relocations name it so) */
     uint16_t shndx;
 } ElfSymbol;
 
@@ -121,6 +123,11 @@ const ElfSection *elf_file_section_by_name(const ElfFile *ef, const char *name);
 
 /* Bytes of a section (NULL for NOBITS or empty sections). */
 const uint8_t *elf_file_section_data(const ElfFile *ef, const ElfSection *s);
+
+/* The LinxISA relocation type @type as its R_LINX_* name, or NULL
+ * (LinxISA/llvm-project llvm/include/llvm/BinaryFormat/ELFRelocs/
+ * LinxISA.def). */
+const char *elf_linx_reloc_name(unsigned type);
 
 /* The symbol covering @addr in section @shndx (or any section when
  * @shndx < 0), preferring a symbol at exactly @addr; NULL if none. */

@@ -65,8 +65,14 @@ rc, out, err = run("--bogus")
 check("bad option", rc == 2 and "unknown option '--bogus'" in err, err)
 rc, out, err = run()
 check("no arguments", rc == 2 and "usage:" in err, err)
-rc, out, err = run("-h")
-check("help", rc == 0 and "--hex" in out, out)
+rc, out, err = run("--help")
+check("help", rc == 0 and "--hex" in out and "--section-headers" in out, out)
+rc, out, err = run("--version")
+check("version", rc == 0 and out.startswith("linx-objdump"), out)
+rc, out, err = run("--disasembl", "x")
+check("misspelt option", rc == 2 and "did you mean '--disassemble'" in err, err)
+rc, out, err = run("/some/file")
+check("nothing to do", rc == 2 and "nothing to do" in err, err)
 
 # ELF files from ../shared.
 exe = os.path.join(shared, "guest", "linux-user", "02_algorithms.static")
@@ -82,6 +88,61 @@ if os.path.exists(exe):
     check("instruction count", len(insns) == 1930, str(len(insns)))
     check("no undecodable words", not any(".insn" in l for l in insns), "")
     check("call annotation", any("HL.BSTART.STD\tCALL, 0x1125a <_start_c>" in l for l in insns), "")
+    # llvm-objdump's other views, against binutils' readelf (an
+    # independent reader of the same file).
+    def readelf(*args):
+        return subprocess.run(["readelf", "-W", *args, exe], capture_output=True, text=True).stdout
+    secs = []  # (name, addr, size, flags)
+    for m in re.finditer(r"\[\s*(\d+)\]\s+(\S*)\s+\S+\s+([0-9a-f]{16})\s+[0-9a-f]+\s+([0-9a-f]+)"
+                         r"\s+[0-9a-f]+\s+([A-Z]*)", readelf("-S")):
+        secs.append((m.group(2), int(m.group(3), 16), int(m.group(4), 16), m.group(5)))
+    rc, out, err = run("-h", exe)
+    check("-h rc", rc == 0, err)
+    rows = re.findall(r"^\s*(\d+) (\S+)\s+([0-9a-f]{8}) ([0-9a-f]{16}) ?(.*)$", out, re.M)
+    named = [(r[1], int(r[3], 16), int(r[2], 16)) for r in rows]
+    check("-h sections", named == [(n, a, z) for n, a, z, f in secs if n], "%r / %r" % (named, secs))
+    check("-h types", any(r[1] == ".text" and r[4].strip() == "TEXT" for r in rows) and
+          any(r[1] == ".bss" and r[4].strip() == "BSS" for r in rows), out)
+    syms = {}
+    for m in re.finditer(r"^\s*\d+: ([0-9a-f]{16})\s+(\d+)\s+(\w+)\s+(\w+)\s+\w+\s+\S+\s+(\S+)$",
+                         readelf("-s"), re.M):
+        syms.setdefault(m.group(5), (int(m.group(1), 16), int(m.group(2)), m.group(3), m.group(4)))
+    rc, out, err = run("-t", exe)
+    got = {}
+    for m in re.finditer(r"^([0-9a-f]{16}) (.{7}) (\S+)\t([0-9a-f]{16}) (\S+)$", out, re.M):
+        got.setdefault(m.group(5), (int(m.group(1), 16), int(m.group(4), 16), m.group(2)))
+    check("-t count", len(got) > 100 and set(got) == set(syms), "%d / %d" % (len(got), len(syms)))
+    check("-t values", all(got[n][:2] == syms[n][:2] for n in got if n in syms), "")
+    check("-t main is a global function", got.get("main", ("", "", ""))[2] == "g     F", repr(got.get("main")))
+    with open(exe, "rb") as f:
+        image = f.read()
+    off = [int(m.group(1), 16) for m in re.finditer(r"\]\s+\.rodata\s+\S+\s+[0-9a-f]{16}\s+([0-9a-f]+)", readelf("-S"))]
+    rod = [x for x in secs if x[0] == ".rodata"][0]
+    rc, out, err = run("-s", "-j", ".rodata", exe)
+    dumped = b"".join(bytes.fromhex(l.split(" ", 2)[2][:35].replace(" ", ""))
+                      for l in out.splitlines() if re.match(r"^ [0-9a-f]{4,} ", l))
+    check("-s -j .rodata", off and dumped[:rod[2]] == image[off[0]:off[0] + rod[2]] and
+          "Contents of section .text" not in out, out[:300])
+    rc, out, err = run("-d", "--no-show-raw-insn", "--start-address", "0x11240",
+                       "--stop-address", "0x11256", exe)
+    lines = [l for l in out.splitlines() if re.match(r"^ +[0-9a-f]+:", l)]
+    # The entry's first instructions (linxisa-digest section 9): 2, 2, 4, 4,
+    # 6, 2, 2 bytes; 0x11256 is the next one, not listed.
+    check("--start/--stop-address", [l.split(":")[0].strip() for l in lines] ==
+          ["11240", "11242", "11244", "11248", "1124c", "11252", "11254"], repr(lines))
+    check("--no-show-raw-insn", lines and lines[0] == "   11240: \tC.BSTART.STD\t", repr(lines[:1]))
+    rc, out, err = run("-d", "--no-leading-addr", "--no-show-raw-insn", "--stop-address",
+                       "0x11244", exe)
+    check("--no-leading-addr", "\tC.BSTART.STD\t" in out.splitlines(), out[-300:])
+    rc, out, err = run("--symbolize-operands", "--hex", "0800 0004 0000", "--start-address",
+                       "0x1000")
+    # C.BSTART COND with offset 0 at 0x1002 branches to itself: labelled.
+    check("--symbolize-operands", out.splitlines()[1:3] == [
+        "<L0>:", "    1002: 0004         \tC.BSTART\tCOND, 0x1002 <L0>"], repr(out))
+    rc, out, err = run("-d", "-j", ".nosuch", exe)
+    check("-j missing section", rc == 0 and "not found" in err, err)
+    rc, out, err = run("-x", exe)
+    check("-x", "Sections:" in out and "SYMBOL TABLE:" in out, "")
 else:
     print("SKIP: %s not found" % exe)
 if os.path.exists(rel):
