@@ -35,6 +35,7 @@
 #include "syscall-internal.h"
 #include "target/linx/disas.h"
 #include "target/linx/tma-translate.h"
+#include "target/linx/trap-report.h"
 
 /* Frame offsets. */
 #define SIGINFO_SIZE 128
@@ -183,75 +184,6 @@ static void put32(uint8_t *b, size_t off, uint32_t v)
 
 /* ---- Death reports ---- */
 
-static const char *trap_name(unsigned trapnum)
-{
-    switch (trapnum) {
-    case LINX_TRAP_ILLEGAL_INST:
-        return "illegal instruction";
-    case LINX_TRAP_BLOCK:
-        return "block error (bad branch target or block format)";
-    case LINX_TRAP_SCALL:
-        return "service request not allowed in user mode";
-    case LINX_TRAP_INST_PC_FAULT:
-        return "bad instruction address";
-    case LINX_TRAP_INST_PAGE_FAULT:
-        return "instruction fetch fault";
-    case LINX_TRAP_DATA_ALIGN_FAULT:
-        return "misaligned data access";
-    case LINX_TRAP_DATA_PAGE_FAULT:
-        return "data access fault";
-    case LINX_TRAP_SW_BREAKPOINT:
-        return "breakpoint";
-    case LINX_TRAP_HW_BREAKPOINT:
-        return "hardware breakpoint";
-    case LINX_TRAP_HW_WATCHPOINT:
-        return "watchpoint";
-    case LINX_TRAP_ASSERT_FAIL:
-        return "assertion failed";
-    default:
-        return "trap";
-    }
-}
-
-/* "pc 0x...: <disassembly> (bytes)" for the report. */
-static void report_insn(LinuxProcess *p, FILE *f, uint64_t pc)
-{
-    uint8_t buf[8];
-    size_t n = 0;
-    char text[LINX_DISAS_MAX], hex[64];
-    unsigned len = 0;
-
-    fprintf(f, "  pc 0x%llx", (unsigned long long)pc);
-    while (n < sizeof(buf) &&
-           guest_mem_read(p->mem, pc + n, buf + n, 2, GM_PROT_EXEC, NULL) == GM_OK) {
-        n += 2;
-    }
-    if (n == 0) {
-        fprintf(f, ": (not executable memory)\n");
-        return;
-    }
-    linx_disas_bytes(buf, n, pc, NULL, text, sizeof(text), &len);
-    linx_disas_squeeze(text);
-    linx_disas_hex(buf, len <= n ? len : (unsigned)n, hex, sizeof(hex));
-    fprintf(f, ": %s  [%s]\n", text, hex);
-}
-
-static void report_regs(FILE *f, const CPULinxState *env)
-{
-    static const char *const names[LINX_NUM_GPRS] = {
-        "zero", "sp", "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "ra", "s0",
-        "s1",   "s2", "s3", "s4", "s5", "s6", "s7", "s8", "x0", "x1", "x2", "x3",
-    };
-
-    for (int i = 1; i < LINX_NUM_GPRS; i++) {
-        fprintf(f, "%s%-4s %016llx", (i - 1) % 4 ? "  " : "  ", names[i],
-                (unsigned long long)env->gpr[i]);
-        if (i % 4 == 0 || i == LINX_NUM_GPRS - 1) {
-            fputc('\n', f);
-        }
-    }
-}
-
 static void kill_process(LinuxProcess *p, CPULinxState *env, int sig, const LinuxSigInfo *info,
                          const char *why)
 {
@@ -260,7 +192,7 @@ static void kill_process(LinuxProcess *p, CPULinxState *env, int sig, const Linu
     fprintf(f, "linx-user: guest killed by signal %d (%s)", sig, linux_signal_name(sig));
     if (info && info->is_fault) {
         unsigned trapnum = linx_trapno_num(info->trapno);
-        fprintf(f, ": %s", trap_name(trapnum));
+        fprintf(f, ": %s", linx_trap_name(trapnum));
         if (sig == LINUX_SIGSEGV || sig == LINUX_SIGBUS) {
             fprintf(f, " at address 0x%llx", (unsigned long long)info->addr);
         }
@@ -270,9 +202,11 @@ static void kill_process(LinuxProcess *p, CPULinxState *env, int sig, const Linu
     }
     fputc('\n', f);
     if (info && info->is_fault && env) {
+        char insn[LINX_DISAS_MAX + 80];
         linx_tile_fault_report(f, env); /* "illegal tile parameter: ..." */
-        report_insn(p, f, info->pc);
-        report_regs(f, env);
+        linx_trap_insn_text(env, info->pc, insn, sizeof(insn));
+        fprintf(f, "  pc 0x%llx: %s\n", (unsigned long long)info->pc, insn);
+        linx_trap_report(f, env);
     }
     fflush(f);
     linux_process_set_killed(p, sig);

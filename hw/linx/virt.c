@@ -18,6 +18,7 @@
 #include "hw/linx/virt.h"
 #include "target/linx/decode.h"
 #include "target/linx/disas.h"
+#include "target/linx/trap-report.h"
 #include "target/linx/tma-translate.h"
 #include "target/linx/trap.h"
 #include "tcg/exec.h"
@@ -241,19 +242,9 @@ static void report_trap(LinxVirtMachine *m, CPULinxState *env)
 {
     unsigned trapnum = linx_trapno_num(env->trapno);
     unsigned cause = linx_trapno_cause(env->trapno);
-    uint8_t buf[8];
-    size_t n = 0;
-    char text[LINX_DISAS_MAX] = "(not readable)";
+    char text[LINX_DISAS_MAX + 80];
 
-    while (n < sizeof(buf) && guest_mem_debug_rw(m->mem, env->trap_pc + n, buf + n, 2, false) ==
-                                  GM_OK) {
-        n += 2;
-    }
-    if (n) {
-        unsigned len;
-        linx_disas_bytes(buf, n, env->trap_pc, NULL, text, sizeof(text), &len);
-        linx_disas_squeeze(text);
-    }
+    linx_trap_insn_text(env, env->trap_pc, text, sizeof(text));
     linx_tile_fault_report(stderr, env); /* "illegal tile parameter: ..." */
     fprintf(stderr,
             "linx-system: unhandled trap %u (cause 0x%x) at pc 0x%" PRIx64 ": %s\n"
@@ -269,7 +260,7 @@ static void report_trap(LinxVirtMachine *m, CPULinxState *env)
     } else {
         fprintf(stderr, ")\n");
     }
-    linx_cpu_dump_state(env, stderr);
+    linx_trap_report(stderr, env);
 }
 
 int linx_virt_run(LinxVirtMachine *m, CPULinxState *env)
