@@ -160,8 +160,9 @@ output.out = golden wrong.npy at vout
 ''')
         text = run([os.path.join(d, 'ok.optest')], 1,
                    ['PASS self/ints', 'PASS self/floats',
-                    'FAIL self/wrong: output out (i32): 1 of 16 elements differ, first [5]: '
-                    'got 45, want 46', 'self: 2 passed, 1 failed'], name='mixed suite')
+                    'FAIL self/wrong: output out (i32 [16]): 1 of 16 elements differ, first at '
+                    '[5]: got 45 (0x0000002d), want 46 (0x0000002e)', 'self: 2 passed, 1 failed'],
+                   name='mixed suite')
         run([os.path.join(d, 'ok.optest'), '--case', 'ints'], 0, ['PASS self/ints'],
             ['self/floats'], name='--case')
         run([os.path.join(d, 'ok.optest'), '--list'], 0, ['self/ints\nself/floats\nself/wrong'],
@@ -183,7 +184,7 @@ output.o = golden want.npy at vout
 ''')
         run([os.path.join(d, 'loop.optest')], 1, ['FAIL loop.optest/t: timed out'],
             name='timeout')
-        for bad, msg in (('[suite]\nprogram = p.s\n', 'no [case NAME] groups'),
+        for bad, msg in (('[suite]\nprogram = p.s\n', 'no cases ([case NAME] or [matrix] groups)'),
                          ('[suite]\n[case a]\noutput.o = golden x at y\n', 'has no program'),
                          ('[suite]\nprogram = p.s\n[case a]\nouput.o = golden x at y\n',
                           "unknown key 'ouput.o'"),
