@@ -90,6 +90,18 @@ static bool up_to_date(const char *stamp, const char *command)
     return same;
 }
 
+/* The stamp (no fsync: g_file_set_contents syncs, hundreds of times per
+ * build; a stamp lost in a crash only means generating again). */
+static void write_stamp(const char *path, const char *command)
+{
+    FILE *f = fopen(path, "w");
+
+    if (f) {
+        fputs(command, f);
+        fclose(f);
+    }
+}
+
 static void json_str(GString *g, const char *s)
 {
     g_string_append_c(g, '"');
@@ -317,7 +329,7 @@ unsigned opt_generate(const OptRef *refs, size_t n, bool force, bool verbose, bo
         for (guint k = 0; k < same->len; k++) {
             Job *o = &g_array_index(same, Job, k);
             if (!failed[o->idx]) {
-                g_file_set_contents(o->stamp, o->command, -1, NULL);
+                write_stamp(o->stamp, o->command);
             } else {
                 nfail++;
             }
@@ -330,7 +342,7 @@ unsigned opt_generate(const OptRef *refs, size_t n, bool force, bool verbose, bo
 
         if (j->argv && !failed[j->idx]) {
             if (run_one(&refs[j->idx], j)) {
-                g_file_set_contents(j->stamp, j->command, -1, NULL);
+                write_stamp(j->stamp, j->command);
             } else {
                 failed[j->idx] = true;
                 nfail++;

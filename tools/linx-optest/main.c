@@ -38,6 +38,7 @@ typedef struct Options {
     int shards;           /* --shards N: the index from the environment */
     bool list, tap, generate_only, regenerate, no_progress;
     const char *json, *junit;
+    const char *stamp;    /* --generate-only: written when every generator succeeded */
 } Options;
 
 static void usage(FILE *f)
@@ -62,6 +63,7 @@ static void usage(FILE *f)
             "  -D, --data-root DIR      suite S's data in DIR/S, generated data in DIR/S/CASE\n"
             "      --regenerate         run generators even when their data is up to date\n"
             "      --generate-only      run the generators and stop\n"
+            "      --stamp FILE         with --generate-only: write FILE when all succeeded\n"
             "  -t, --timeout SECONDS    time limit of every case (default: the manifest's)\n"
             "      --json FILE          write a JSON report (docs/optest-report.schema.json)\n"
             "      --junit FILE         write a JUnit XML report\n"
@@ -339,7 +341,7 @@ static bool parse_options(int argc, char **argv, Options *o, int *rc)
 {
     enum {
         OPT_SHARD = 256, OPT_SHARDS, OPT_JSON, OPT_JUNIT, OPT_TAP, OPT_REGEN, OPT_GENONLY,
-        OPT_NOPROGRESS,
+        OPT_NOPROGRESS, OPT_STAMP,
     };
     static const struct option longopts[] = {
         { "accel", required_argument, NULL, 'a' },   { "data", required_argument, NULL, 'd' },
@@ -356,6 +358,7 @@ static bool parse_options(int argc, char **argv, Options *o, int *rc)
         { "regenerate", no_argument, NULL, OPT_REGEN },
         { "generate-only", no_argument, NULL, OPT_GENONLY },
         { "no-progress", no_argument, NULL, OPT_NOPROGRESS },
+        { "stamp", required_argument, NULL, OPT_STAMP },
         { NULL, 0, NULL, 0 },
     };
     int ch;
@@ -428,6 +431,7 @@ static bool parse_options(int argc, char **argv, Options *o, int *rc)
         case OPT_REGEN: o->regenerate = true; break;
         case OPT_GENONLY: o->generate_only = true; break;
         case OPT_NOPROGRESS: o->no_progress = true; break;
+        case OPT_STAMP: o->stamp = optarg; break;
         default:
             usage(stderr);
             return false;
@@ -590,9 +594,18 @@ int main(int argc, char **argv)
         bool *failed = g_new0(bool, sel->len ? sel->len : 1);
         unsigned nf = opt_generate((OptRef *)(void *)sel->data, sel->len, o.regenerate,
                                    o.run.verbose, failed);
-        printf("linx-optest: generators of %u cases ran, %u failed\n", sel->len, nf);
+        if (!o.run.quiet || nf) {
+            printf("linx-optest: generators of %u cases ran, %u failed\n", sel->len, nf);
+        }
         g_free(failed);
         rc = nf ? OPT_EXIT_FAILED : OPT_EXIT_PASSED;
+        if (!nf && o.stamp) {
+            char err[512];
+            if (!opt_report_write(o.stamp, "ok\n", err, sizeof(err))) {
+                fprintf(stderr, "linx-optest: %s\n", err);
+                rc = OPT_EXIT_USAGE;
+            }
+        }
     } else {
         if (sel->len == 0) {
             fprintf(stderr, "linx-optest: shard %d/%d holds none of the selected cases\n",

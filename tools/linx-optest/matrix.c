@@ -14,8 +14,8 @@
  *   input.x = x.npy at vx
  *   output.y = golden y.npy at vy
  *
- * Placeholders: {AXIS}, {AXIS.N} (the Nth 'x'-separated part of the value,
- * from 0), {suite}, {matrix}, {case} (not in `name`) and {out} (the case's
+ * Placeholders: {AXIS}, {AXIS.N} (the Nth part of the value, from 0, split
+ * at ':' when it has one, else at 'x': {shape.1} of 16x32 is 32), {suite}, {matrix}, {case} (not in `name`) and {out} (the case's
  * data directory); {{ and }} are literal braces.  Axes vary first to last,
  * the last fastest, so cases come out grouped by the first axis.
  */
@@ -92,11 +92,12 @@ char *opt_expand(const char *tmpl, const char *const *names, const char *const *
                 if (part < 0) {
                     g_string_append(out, values[i]);
                 } else {
-                    gchar **f = g_strsplit(values[i], "x", -1);
+                    const char *sep = strchr(values[i], ':') ? ":" : "x";
+                    gchar **f = g_strsplit(values[i], sep, -1);
                     guint nf = g_strv_length(f);
                     if ((guint)part >= nf) {
-                        fail(err, errlen, "placeholder '%.*s': '%s' has %u 'x'-separated parts",
-                             (int)len + 2, p, values[i], nf);
+                        fail(err, errlen, "placeholder '%.*s': '%s' has %u '%s'-separated parts",
+                             (int)len + 2, p, values[i], nf, sep);
                         g_strfreev(f);
                         g_string_free(out, TRUE);
                         return NULL;

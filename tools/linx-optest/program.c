@@ -5,7 +5,10 @@
  * inherits it.
  *
  * * .s: assembled with the linx-as library; symbols come from the
- *   assembler.
+ *   assembler.  With `defines`, every whole-word NAME in the text (a run
+ *   of letters, digits and '_' not inside a longer one) is replaced by its
+ *   VALUE first: a substitution without conditionals, in the runner, cheap
+ *   enough for a matrix of hundreds of variants (`DTYPE=FP16 SRCS=T#2,T#1`).
  * * .S: the C preprocessor first (`cpp -P -undef -nostdinc -x
  *   assembler-with-cpp -DNAME=VALUE...`, the program named by
  *   LINX_OPTEST_CPP, default cpp), then linx-as: the case's `defines`
@@ -95,6 +98,68 @@ static bool valid_define(const char *d)
     return true;
 }
 
+/* @text with each whole-word NAME of @defines replaced by its VALUE
+ * (a new string), or NULL with p->error set. */
+static char *substitute(OptProgram *p, const char *text, const char *defines)
+{
+    gchar **defs = g_strsplit_set(defines, " \t", -1);
+    GPtrArray *names = g_ptr_array_new(), *values = g_ptr_array_new();
+    GString *out = g_string_sized_new(strlen(text) + 256);
+    char *res = NULL;
+
+    for (gchar **d = defs; *d; d++) {
+        char *eq;
+        if (!**d) {
+            continue;
+        }
+        eq = strchr(*d, '=');
+        if (!valid_define(*d) || !eq || eq == *d) {
+            p->error = g_strdup_printf("defines: '%s' is not NAME=VALUE", *d);
+            goto out;
+        }
+        *eq = 0;
+        g_ptr_array_add(names, *d);
+        g_ptr_array_add(values, eq + 1);
+    }
+    for (const char *q = text; *q;) {
+        if (g_ascii_isalpha(*q) || *q == '_') {
+            const char *e = q;
+            bool done = false;
+            while (g_ascii_isalnum(*e) || *e == '_') {
+                e++;
+            }
+            for (guint i = 0; i < names->len && !done; i++) {
+                const char *n = g_ptr_array_index(names, i);
+                if (strlen(n) == (size_t)(e - q) && strncmp(n, q, (size_t)(e - q)) == 0) {
+                    g_string_append(out, g_ptr_array_index(values, i));
+                    done = true;
+                }
+            }
+            if (!done) {
+                g_string_append_len(out, q, e - q);
+            }
+            q = e;
+        } else if (g_ascii_isdigit(*q)) {
+            /* a number (0x1f, 4KB): not a name */
+            while (g_ascii_isalnum(*q) || *q == '_') {
+                g_string_append_c(out, *q++);
+            }
+        } else {
+            g_string_append_c(out, *q++);
+        }
+    }
+    res = g_string_free(out, FALSE);
+    out = NULL;
+out:
+    if (out) {
+        g_string_free(out, TRUE);
+    }
+    g_ptr_array_free(names, TRUE);
+    g_ptr_array_free(values, TRUE);
+    g_strfreev(defs);
+    return res;
+}
+
 /* Run the preprocessor over @src: the text, or NULL with p->error set. */
 static char *preprocess(OptProgram *p, const char *src, const char *defines, gsize *len)
 {
@@ -152,7 +217,7 @@ static void program_build(OptProgram *p, const char *src, const char *defines)
 
     if (!cpp && !ends_with(src, ".s")) {
         if (has_defs) {
-            p->error = g_strdup_printf("%s: defines need a .S program", src);
+            p->error = g_strdup_printf("%s: defines need an assembly program (.s or .S)", src);
             return;
         }
         if (!elf_file_open(&p->elf, src, err, sizeof(err))) {
@@ -161,10 +226,6 @@ static void program_build(OptProgram *p, const char *src, const char *defines)
         }
         p->have_elf = true;
         p->path = g_strdup(src);
-        return;
-    }
-    if (!cpp && has_defs) {
-        p->error = g_strdup_printf("%s: defines need a .S program (C preprocessor)", src);
         return;
     }
     {
@@ -185,6 +246,22 @@ static void program_build(OptProgram *p, const char *src, const char *defines)
             }
             linx_as_add_source(p->as, src, text, len);
             g_free(text);
+            ok = true;
+        } else if (has_defs) {
+            gchar *text = NULL, *subst;
+            GError *ge = NULL;
+            if (!g_file_get_contents(src, &text, NULL, &ge)) {
+                p->error = g_strdup_printf("%s: %s", src, ge->message);
+                g_error_free(ge);
+                return;
+            }
+            subst = substitute(p, text, defines);
+            g_free(text);
+            if (!subst) {
+                return;
+            }
+            linx_as_add_source(p->as, src, subst, strlen(subst));
+            g_free(subst);
             ok = true;
         } else {
             ok = linx_as_add_file(p->as, src);

@@ -18,6 +18,7 @@
 
 enum {
     SLOWEST_SHOWN = 5,
+    FAILED_SHOWN = 20, /* failed cases named in the summary */
 };
 
 /* ---------------------------------------------------------------------
@@ -179,12 +180,16 @@ void opt_report_summary(FILE *f, const OptResult *res, size_t n, const OptRunInf
         i = j;
     }
     if (fl) {
+        unsigned shown = 0;
         fprintf(f, "failed:");
         for (size_t i = 0; i < n; i++) {
-            if (res[i].status == OPT_FAIL) {
+            if (res[i].status == OPT_FAIL && shown++ < FAILED_SHOWN) {
                 fprintf(f, " %s/%s (%s)", res[i].suite, res[i].name,
                         opt_fail_kind_name(res[i].kind));
             }
+        }
+        if (shown > FAILED_SHOWN) {
+            fprintf(f, " ... and %u more", shown - FAILED_SHOWN);
         }
         fprintf(f, "\n");
     }

@@ -525,6 +525,8 @@ bool opt_compare(OptDType dtype, const uint8_t *got, const OptTensor *golden,
             ok = isnan(g) && isnan(w) && tol->nan_equal;
         } else if (fp && (isinf(g) || isinf(w))) {
             ok = g == w;
+        } else if (fp && tol->atol == 0 && tol->rtol == 0 && tol->ulp == 0) {
+            ok = gb == wb; /* exact: the same number, -0 and +0 differ */
         } else if (fp) {
             ok = ad <= tol->atol + tol->rtol * fabs(w) ||
                  (tol->ulp && ulp_distance(size, gb, wb) <= tol->ulp);
