@@ -279,7 +279,10 @@ output.out = golden out.npy at vout
                       '[case same] a second case of that name'),
                      ('[matrix]\nn = 1x2\noutput.o = golden {n.2} at vout\n',
                       "'1x2' has 2 'x'-separated parts"),
-                     ('[matrix]\ncase = 1\noutput.o = golden x at vout\n', "'case' is not an axis")):
+                     ('[matrix]\ncase = 1\noutput.o = golden x at vout\n', "'case' is not an axis"),
+                     # fuzz-optest found: the first 'name' leaked
+                     ('[matrix]\nn = 1\nname = a\nname = b\noutput.o = golden x at vout\n',
+                      "key 'name' appears twice")):
         write(d, 'badm.optest', '[suite]\nprogram = p.s\n' + bad)
         run([os.path.join(d, 'badm.optest')], 2, [msg], name='matrix error: ' + msg)
 
@@ -437,6 +440,8 @@ def manifest_errors(d):
                       'status: expected 0..255'),
                      ('[suite]\nprogram = p.s\n[case a/b]\noutput.o = golden x at y\n',
                       "case name 'a/b'"),
+                     ('[suite]\nprogram = p.s\n[case a]\nargs = 1\nargs = 2\n'
+                      'output.o = golden x at y\n', "key 'args' appears twice"),
                      ('not a manifest\n', 'bad.optest')):
         write(d, 'bad.optest', bad)
         run([os.path.join(d, 'bad.optest')], 2, [msg], name='manifest: ' + msg)

@@ -359,7 +359,13 @@ static bool load_case(GKeyFile *kf, const char *group, OptSuite *s, const OptTol
     OptCase c;
 
     for (gsize i = 0; i < nkeys && ok; i++) {
-        gchar *val = g_key_file_get_string(kf, group, keys[i], NULL);
+        gchar *val;
+        for (gsize k = 0; k < i && ok; k++) {
+            if (strcmp(keys[k], keys[i]) == 0) {
+                ok = fail(err, errlen, "key '%s' appears twice", keys[i]);
+            }
+        }
+        val = ok ? g_key_file_get_string(kf, group, keys[i], NULL) : NULL;
         if (!val) {
             continue;
         }

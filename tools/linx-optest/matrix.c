@@ -221,7 +221,13 @@ bool opt_matrix_expand(void *kfv, const char *group, OptSuite *s, const OptToler
         mname++;
     }
     for (gsize i = 0; i < nkeys && ok; i++) {
-        gchar *v = g_key_file_get_string(kf, group, keys[i], NULL);
+        gchar *v;
+        for (gsize k = 0; k < i && ok; k++) {
+            if (strcmp(keys[k], keys[i]) == 0) {
+                ok = fail(sub, sizeof(sub), "key '%s' appears twice", keys[i]);
+            }
+        }
+        v = ok ? g_key_file_get_string(kf, group, keys[i], NULL) : NULL;
         if (!v) {
             continue;
         }
