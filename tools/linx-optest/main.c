@@ -127,7 +127,9 @@ static void walk(const char *dir, GPtrArray *out, unsigned depth)
         }
     }
     closedir(d);
-    qsort(names->pdata, names->len, sizeof(char *), cmp_str);
+    if (names->len > 1) {
+        qsort(names->pdata, names->len, sizeof(char *), cmp_str);
+    }
     for (guint i = 0; i < names->len; i++) {
         char *p = g_build_filename(dir, g_ptr_array_index(names, i), NULL);
         struct stat st;

@@ -142,7 +142,9 @@ static int cmp_result(const void *a, const void *b)
 
 void opt_results_sort(OptResult *res, size_t n)
 {
-    qsort(res, n, sizeof(*res), cmp_result);
+    if (n > 1) {
+        qsort(res, n, sizeof(*res), cmp_result);
+    }
 }
 
 static int cmp_time_desc(const void *a, const void *b)
@@ -198,7 +200,9 @@ void opt_report_summary(FILE *f, const OptResult *res, size_t n, const OptRunInf
             by_time[nt++] = &res[i];
         }
     }
-    qsort(by_time, nt, sizeof(*by_time), cmp_time_desc);
+    if (nt > 1) {
+        qsort(by_time, nt, sizeof(*by_time), cmp_time_desc);
+    }
     if (nt && !quiet) {
         fprintf(f, "slowest:");
         for (size_t i = 0; i < nt && i < SLOWEST_SHOWN; i++) {
