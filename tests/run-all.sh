@@ -4,7 +4,12 @@
 #
 #   tests/run-all.sh              all suites in ./build (configured if needed)
 #   tests/run-all.sh --sanitize   unit tests in ./build-asan under ASan+UBSan
-#   tests/run-all.sh --suite S    only meson suite S (unit, guest, functional, fuzz)
+#   tests/run-all.sh --suite S    only meson suite S (unit, guest, functional,
+#                                 optest, fuzz; an unknown S is an error)
+#
+# The summary is read from this run's meson log only (a log left by an
+# earlier run is removed first; no log is a failure), and names the count
+# of the operator suite (tests/optest) when it ran.
 set -eu
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 cd "$srcdir"
@@ -15,7 +20,9 @@ suites=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --sanitize) sanitize=yes; builddir=build-asan ;;
-    --suite) shift; suites="$suites --suite $1" ;;
+    --suite)
+        [ $# -ge 2 ] || { echo "run-all: --suite needs a name" >&2; exit 2; }
+        shift; suites="$suites --suite $1" ;;
     --builddir=*) builddir=${1#*=} ;;
     *) echo "run-all: unknown option $1" >&2; exit 2 ;;
     esac
@@ -31,6 +38,18 @@ if [ ! -f "$builddir/build.ninja" ]; then
 fi
 ninja -C "$builddir"
 
+# A suite that does not exist would run nothing and look green.
+known=$(meson test -C "$builddir" --list 2>/dev/null | sed -n 's/^[^:]*:\([^ ]*\) \/ .*/\1/p' | sort -u)
+set -- $suites
+while [ $# -gt 0 ]; do
+    if [ "$1" = --suite ] && ! printf '%s\n' "$known" | grep -qx "$2"; then
+        echo "run-all: unknown suite '$2' (known: $(echo $known))" >&2
+        exit 2
+    fi
+    shift
+done
+rm -f "$builddir/meson-logs/testlog.json" "$builddir"/meson-logs/optest-*.json
+
 if [ "$sanitize" = yes ] && [ -z "$suites" ]; then
     suites="--suite unit"
 fi
@@ -42,10 +61,20 @@ status=0
 # shellcheck disable=SC2086
 meson test -C "$builddir" --print-errorlogs --num-processes 2 $suites || status=$?
 
-python3 - "$builddir/meson-logs/testlog.json" "$builddir" <<'PY'
-import json, sys
+python3 - "$builddir/meson-logs/testlog.json" "$builddir" <<'PY' || status=1
+import glob, json, os, sys
 ok = fail = skip = 0
 failed = []
+if not os.path.exists(sys.argv[1]):
+    print("run-all: meson wrote no test log (%s): nothing ran" % sys.argv[1])
+    print("0 passed, 1 failed, 0 skipped (%s)" % sys.argv[2])
+    sys.exit(1)
+for path in sorted(glob.glob(os.path.join(sys.argv[2], "meson-logs", "optest-*.json"))):
+    with open(path) as f:
+        r = json.load(f)
+    s = r["summary"]
+    print("operator suite (%s): %d cases: %d passed, %d failed, %d skipped in %.1f s" %
+          (r["accel"], s["total"], s["passed"], s["failed"], s["skipped"], r["wall_time"]))
 with open(sys.argv[1]) as f:
     for line in f:
         r = json.loads(line)

@@ -70,4 +70,6 @@ PY
         status=1
     fi
 done
+# linx-optest's readers (a script of their own: other sources and flags)
+"$here/run-optest.sh" "$seconds" || status=1
 exit $status

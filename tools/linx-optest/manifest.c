@@ -4,7 +4,7 @@
  *
  *   [suite]
  *   name = vadd                    # default: the file name
- *   program = vadd.s               # .s / .S: assembled with linx-as; else an ELF
+ *   program = vadd.s               # .s: linx-as; .S: C preprocessor, then linx-as; else ELF
  *   machine = virt                 # virt (default) or user (Linux user mode)
  *   timeout = 60                   # seconds per case
  *   ram = 256                      # MiB (virt)
@@ -18,11 +18,25 @@
  *   input.a = a16.npy at va        # FILE at PLACE [dtype T]
  *   input.b = b16.bin at vb dtype f32
  *   output.c = golden c16.npy at vc [dtype T] [rtol R] [atol A] [ulp N] [nan-equal no]
+ *   program = other.S              # optional: this case's program
+ *   defines = N=16 DT=f32          # .S programs: preprocessor definitions
+ *   generate = gen.py 16           # writes the case's files (generate.c)
+ *   timeout = 5                    # this case's limit
+ *   skip = reason                  # reported as skipped, not run
+ *
+ *   [matrix NAME]                  # cases for every combination of the axes
+ *   dtype = f16, f32               # an axis (any key that is not a case key)
+ *   shape = 16x16, 40x50
+ *   name = {dtype}-{shape}         # case names (default: NAME-values joined by '-')
+ *   exclude = dtype=f16 shape=40x50; ...
+ *   generate = gen.py {dtype} {shape.0} {shape.1}
+ *   ...case keys with {axis} placeholders
  *
  * PLACE is a symbol of the program, symbol+offset, or an address (0x...).
  * The program's name is relative to the manifest's directory, data files
- * to --data (default: the manifest's directory too).  Comments are lines
- * starting with '#'.
+ * to the suite's data directory (--data, --data-root/SUITE, else the
+ * manifest's), those of a generated case to its own directory.  Comments
+ * are lines starting with '#'.
  */
 #include <glib.h>
 #include <stdarg.h>
@@ -34,6 +48,8 @@
 enum {
     DEFAULT_TIMEOUT_S = 60,
     DEFAULT_RAM_MIB = 256,
+    MAX_RAM_MIB = 65536,
+    MAX_CASES = 100000,
 };
 
 static bool fail(char *err, size_t errlen, const char *fmt, ...)
@@ -50,7 +66,7 @@ static bool parse_u64(const char *s, uint64_t *v)
 {
     char *end;
 
-    if (!*s) {
+    if (!*s || *s == '-') {
         return false;
     }
     *v = g_ascii_strtoull(s, &end, 0);
@@ -62,7 +78,7 @@ static bool parse_double(const char *s, double *v)
     char *end;
 
     *v = g_ascii_strtod(s, &end);
-    return *s && *end == 0 && *v >= 0;
+    return *s && *end == 0 && *v >= 0 && *v < 1e300;
 }
 
 static bool parse_place(const char *s, OptPlace *p)
@@ -75,7 +91,7 @@ static bool parse_place(const char *s, OptPlace *p)
     }
     if (plus) {
         p->symbol = g_strndup(s, (gsize)(plus - s));
-        return parse_u64(plus + 1, &p->addr);
+        return plus > s && parse_u64(plus + 1, &p->addr);
     }
     p->symbol = g_strdup(s);
     return true;
@@ -88,7 +104,6 @@ static bool parse_input(const char *key, const char *val, OptInput *in, char *er
     unsigned n = 0;
     bool ok = true, have_at = false;
 
-    memset(in, 0, sizeof(*in));
     in->name = g_strdup(key);
     for (gchar **p = w; *p && ok; p++) {
         if (!**p) {
@@ -96,7 +111,7 @@ static bool parse_input(const char *key, const char *val, OptInput *in, char *er
         }
         if (n++ == 0) {
             in->file = g_strdup(*p);
-        } else if (strcmp(*p, "at") == 0 && p[1]) {
+        } else if (strcmp(*p, "at") == 0 && p[1] && !have_at) {
             ok = parse_place(*++p, &in->at);
             have_at = true;
         } else if (strcmp(*p, "dtype") == 0 && p[1]) {
@@ -121,7 +136,6 @@ static bool parse_output(const char *key, const char *val, const OptTolerance *d
     gchar **w = g_strsplit_set(val, " \t", -1);
     bool ok = true, have_at = false;
 
-    memset(out, 0, sizeof(*out));
     out->name = g_strdup(key);
     out->tol = *def;
     for (gchar **p = w; *p && ok; p++) {
@@ -130,9 +144,9 @@ static bool parse_output(const char *key, const char *val, const OptTolerance *d
         }
         if (!p[1]) {
             ok = false;
-        } else if (strcmp(*p, "golden") == 0) {
+        } else if (strcmp(*p, "golden") == 0 && !out->golden) {
             out->golden = g_strdup(*++p);
-        } else if (strcmp(*p, "at") == 0) {
+        } else if (strcmp(*p, "at") == 0 && !have_at) {
             ok = parse_place(*++p, &out->at);
             have_at = true;
         } else if (strcmp(*p, "dtype") == 0) {
@@ -161,25 +175,58 @@ static bool parse_output(const char *key, const char *val, const OptTolerance *d
     return true;
 }
 
-static bool load_case(GKeyFile *kf, const char *group, const OptTolerance *def, OptCase *c,
-                      char *err, size_t errlen)
+static bool valid_name(const char *s)
 {
-    gsize nkeys = 0;
-    gchar **keys = g_key_file_get_keys(kf, group, &nkeys, NULL);
-    char sub[256];
+    if (!*s) {
+        return false;
+    }
+    for (const char *p = s; *p; p++) {
+        if (*p == '/' || *p == ' ' || *p == '\t' || (unsigned char)*p < 0x20) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Where generated files of the suite go: ROOT/SUITE, --data, or
+ * optest-data/SUITE in the working directory. */
+static char *generated_base(const OptSuite *s, const OptDataOptions *d)
+{
+    if (d && d->data_root) {
+        return g_build_filename(d->data_root, s->name, NULL);
+    }
+    if (d && d->data) {
+        return g_strdup(d->data);
+    }
+    return g_build_filename("optest-data", s->name, NULL);
+}
+
+char *opt_generated_dir(const OptSuite *s, const OptDataOptions *d, const char *case_name)
+{
+    char *base = generated_base(s, d);
+    char *dir = g_build_filename(base, case_name, NULL);
+
+    g_free(base);
+    return dir;
+}
+
+bool opt_case_from_keys(const OptSuite *s, const char *name, const OptKeyValue *kv, size_t n,
+                        const OptTolerance *def, const OptDataOptions *d, OptCase *c,
+                        char *err, size_t errlen)
+{
+    char sub[512];
     bool ok = true;
 
     memset(c, 0, sizeof(*c));
-    c->name = g_strdup(group + strlen("case "));
-    g_strstrip(c->name);
-    for (gsize i = 0; i < nkeys && ok; i++) {
-        gchar *val = g_key_file_get_string(kf, group, keys[i], NULL);
-        const char *k = keys[i];
-        sub[0] = 0;
-        if (!val) {
-            continue;
-        }
-        g_strstrip(val);
+    c->name = g_strdup(name);
+    sub[0] = 0;
+    if (!valid_name(name)) {
+        ok = fail(sub, sizeof(sub), "case name '%s' is empty or has '/', blanks or control "
+                  "characters", name);
+    }
+    for (size_t i = 0; i < n && ok; i++) {
+        const char *k = kv[i].key, *val = kv[i].value;
+
         if (strncmp(k, "input.", 6) == 0) {
             if (c->ninputs == OPT_MAX_TENSORS) {
                 ok = fail(sub, sizeof(sub), "more than %d inputs", OPT_MAX_TENSORS);
@@ -195,7 +242,7 @@ static bool load_case(GKeyFile *kf, const char *group, const OptTolerance *def, 
             }
         } else if (strcmp(k, "args") == 0) {
             gchar **w = g_strsplit_set(val, " \t,", -1);
-            for (gchar **p = w; *p; p++) {
+            for (gchar **p = w; *p && ok; p++) {
                 if (**p && c->nargs < OPT_MAX_ARGS) {
                     c->args[c->nargs++] = g_strdup(*p);
                 } else if (**p) {
@@ -211,105 +258,283 @@ static bool load_case(GKeyFile *kf, const char *group, const OptTolerance *def, 
             if (!ok) {
                 fail(sub, sizeof(sub), "status: expected 0..255, got '%s'", val);
             }
+        } else if (strcmp(k, "timeout") == 0) {
+            ok = parse_double(val, &c->timeout) && c->timeout > 0;
+            if (!ok) {
+                fail(sub, sizeof(sub), "timeout: expected seconds > 0, got '%s'", val);
+            }
+        } else if (strcmp(k, "program") == 0 && *val && !c->program) {
+            c->program = g_strdup(val);
+        } else if (strcmp(k, "defines") == 0 && !c->defines) {
+            c->defines = g_strdup(val);
+        } else if (strcmp(k, "generate") == 0 && *val && !c->generate) {
+            c->generate = g_strdup(val);
+        } else if (strcmp(k, "skip") == 0 && !c->skip) {
+            c->skip = g_strdup(*val ? val : "skipped");
         } else {
             ok = fail(sub, sizeof(sub), "unknown key '%s'", k);
         }
-        g_free(val);
     }
-    g_strfreev(keys);
     if (ok && c->noutputs == 0) {
         ok = fail(sub, sizeof(sub), "no output.* to check");
     }
+    if (ok && c->generate) {
+        c->datadir = opt_generated_dir(s, d, c->name);
+    }
     if (!ok) {
-        fail(err, errlen, "[%s] %s", group, sub);
+        fail(err, errlen, "[case %s] %s", name, sub);
+        opt_case_free(c);
     }
     return ok;
 }
 
-bool opt_suite_load(const char *path, const char *data_dir, OptSuite *s, char *err,
+void opt_case_free(OptCase *c)
+{
+    for (unsigned j = 0; j < c->ninputs; j++) {
+        g_free(c->inputs[j].name);
+        g_free(c->inputs[j].file);
+        g_free(c->inputs[j].at.symbol);
+    }
+    for (unsigned j = 0; j < c->noutputs; j++) {
+        g_free(c->outputs[j].name);
+        g_free(c->outputs[j].golden);
+        g_free(c->outputs[j].at.symbol);
+    }
+    for (unsigned j = 0; j < c->nargs; j++) {
+        g_free(c->args[j]);
+    }
+    g_free(c->name);
+    g_free(c->program);
+    g_free(c->defines);
+    g_free(c->generate);
+    g_free(c->datadir);
+    g_free(c->skip);
+    g_free(c->params);
+    memset(c, 0, sizeof(*c));
+}
+
+static bool add_case(OptSuite *s, OptCase *c, char *err, size_t errlen)
+{
+    OptCase *nc;
+
+    for (unsigned i = 0; i < s->ncases; i++) {
+        if (strcmp(s->cases[i].name, c->name) == 0) {
+            fail(err, errlen, "[case %s] a second case of that name", c->name);
+            opt_case_free(c);
+            return false;
+        }
+    }
+    if (s->ncases >= MAX_CASES) {
+        fail(err, errlen, "more than %d cases", MAX_CASES);
+        opt_case_free(c);
+        return false;
+    }
+    nc = realloc(s->cases, (s->ncases + 1) * sizeof(OptCase));
+    if (!nc) {
+        opt_case_free(c);
+        return fail(err, errlen, "out of memory");
+    }
+    s->cases = nc;
+    s->cases[s->ncases++] = *c;
+    return true;
+}
+
+bool opt_suite_add_case(OptSuite *s, OptCase *c, char *err, size_t errlen)
+{
+    return add_case(s, c, err, errlen);
+}
+
+static bool load_case(GKeyFile *kf, const char *group, OptSuite *s, const OptTolerance *def,
+                      const OptDataOptions *d, char *err, size_t errlen)
+{
+    gsize nkeys = 0;
+    gchar **keys = g_key_file_get_keys(kf, group, &nkeys, NULL);
+    OptKeyValue *kv = g_new0(OptKeyValue, nkeys + 1);
+    char *name = g_strstrip(g_strdup(group + strlen("case ")));
+    char *out = opt_generated_dir(s, d, name);
+    const char *names[] = { "suite", "case", "out" };
+    const char *values[] = { s->name, name, out };
+    size_t n = 0;
+    bool ok = true;
+    OptCase c;
+
+    for (gsize i = 0; i < nkeys && ok; i++) {
+        gchar *val;
+        for (gsize k = 0; k < i && ok; k++) {
+            if (strcmp(keys[k], keys[i]) == 0) {
+                ok = fail(err, errlen, "key '%s' appears twice", keys[i]);
+            }
+        }
+        val = ok ? g_key_file_get_string(kf, group, keys[i], NULL) : NULL;
+        if (!val) {
+            continue;
+        }
+        kv[n].key = keys[i];
+        kv[n].value = opt_expand(g_strstrip(val), names, values, 3, err, errlen);
+        g_free(val);
+        ok = kv[n].value != NULL;
+        n++;
+    }
+    if (ok) {
+        ok = opt_case_from_keys(s, name, kv, n, def, d, &c, err, errlen) &&
+             add_case(s, &c, err, errlen);
+    } else {
+        char *msg = g_strdup(err);
+        fail(err, errlen, "[%s] %s", group, msg);
+        g_free(msg);
+    }
+    for (size_t i = 0; i < n; i++) {
+        g_free(kv[i].value);
+    }
+    g_free(kv);
+    g_strfreev(keys);
+    g_free(name);
+    g_free(out);
+    return ok;
+}
+
+static bool load_suite_keys(GKeyFile *kf, OptSuite *s, OptTolerance *def, char *err,
+                            size_t errlen)
+{
+    static const char *const known[] = { "name", "program", "machine", "timeout",
+                                         "ram", "rtol", "atol", "ulp" };
+    gchar **keys = g_key_file_get_keys(kf, "suite", NULL, NULL);
+    bool ok = true;
+    gchar *v;
+
+    for (gchar **k = keys; k && *k && ok; k++) {
+        bool found = false;
+        for (size_t i = 0; i < G_N_ELEMENTS(known); i++) {
+            found |= strcmp(*k, known[i]) == 0;
+        }
+        if (!found) {
+            ok = fail(err, errlen, "[suite] unknown key '%s'", *k);
+        }
+    }
+    g_strfreev(keys);
+    v = g_key_file_get_string(kf, "suite", "machine", NULL);
+    if (ok && v) {
+        g_strstrip(v);
+        if (strcmp(v, "user") == 0) {
+            s->machine = OPT_MACHINE_USER;
+        } else if (strcmp(v, "virt") != 0) {
+            ok = fail(err, errlen, "[suite] machine: expected virt or user, got '%s'", v);
+        }
+    }
+    g_free(v);
+    for (size_t i = 3; i < G_N_ELEMENTS(known) && ok; i++) {
+        double x;
+
+        v = g_key_file_get_string(kf, "suite", known[i], NULL);
+        if (!v) {
+            continue;
+        }
+        g_strstrip(v);
+        if (!parse_double(v, &x)) {
+            ok = fail(err, errlen, "[suite] %s: expected a number >= 0, got '%s'", known[i], v);
+        } else if (i == 3) {
+            s->timeout = x;
+            ok = x > 0 || fail(err, errlen, "[suite] timeout: must be > 0");
+        } else if (i == 4) {
+            s->ram_mib = (uint64_t)x;
+            ok = (x >= 1 && x <= MAX_RAM_MIB) ||
+                 fail(err, errlen, "[suite] ram: expected 1..%d MiB, got '%s'", MAX_RAM_MIB, v);
+        } else if (i == 5) {
+            def->rtol = x;
+        } else if (i == 6) {
+            def->atol = x;
+        } else {
+            def->ulp = (uint64_t)x;
+        }
+        g_free(v);
+    }
+    return ok;
+}
+
+bool opt_suite_load(const char *path, const OptDataOptions *d, OptSuite *s, char *err,
                     size_t errlen)
 {
     GKeyFile *kf = g_key_file_new();
     GError *ge = NULL;
-    gchar **groups;
+    gchar **groups = NULL;
     OptTolerance def = { 1e-6, 0, 0, true };
-    gchar *v;
-    char sub[512];
+    char sub[1024];
     bool ok = true;
 
     memset(s, 0, sizeof(*s));
-    s->path = g_strdup(path);
+    sub[0] = 0;
     if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &ge)) {
         fail(err, errlen, "%s: %s", path, ge->message);
         g_error_free(ge);
         g_key_file_free(kf);
         return false;
     }
+    s->path = g_strdup(path);
     s->mdir = g_path_get_dirname(path);
-    s->dir = data_dir ? g_strdup(data_dir) : g_strdup(s->mdir);
     if (!g_key_file_has_group(kf, "suite")) {
-        fail(err, errlen, "%s: no [suite] group", path);
-        g_key_file_free(kf);
-        return false;
+        ok = fail(sub, sizeof(sub), "no [suite] group");
     }
-    v = g_key_file_get_string(kf, "suite", "name", NULL);
-    s->name = v ? v : g_path_get_basename(path);
-    s->program = g_key_file_get_string(kf, "suite", "program", NULL);
-    s->timeout = DEFAULT_TIMEOUT_S;
-    s->ram_mib = DEFAULT_RAM_MIB;
-    v = g_key_file_get_string(kf, "suite", "machine", NULL);
-    if (v && strcmp(v, "user") == 0) {
-        s->machine = OPT_MACHINE_USER;
-    } else if (v && strcmp(v, "virt") != 0) {
-        ok = fail(sub, sizeof(sub), "machine: expected virt or user, got '%s'", v);
-    }
-    g_free(v);
-    {
-        static const char *const num_keys[] = { "timeout", "ram", "rtol", "atol", "ulp" };
-        for (size_t i = 0; i < 5 && ok; i++) {
-            double d;
-            v = g_key_file_get_string(kf, "suite", num_keys[i], NULL);
-            if (!v) {
-                continue;
-            }
-            g_strstrip(v);
-            if (!parse_double(v, &d)) {
-                ok = fail(sub, sizeof(sub), "%s: expected a number, got '%s'", num_keys[i], v);
-            } else if (i == 0) {
-                s->timeout = d;
-            } else if (i == 1) {
-                s->ram_mib = (uint64_t)d;
-            } else if (i == 2) {
-                def.rtol = d;
-            } else if (i == 3) {
-                def.atol = d;
-            } else {
-                def.ulp = (uint64_t)d;
-            }
-            g_free(v);
+    if (ok) {
+        gchar *v = g_key_file_get_string(kf, "suite", "name", NULL);
+        s->name = v ? g_strstrip(v) : g_path_get_basename(path);
+        s->program = g_key_file_get_string(kf, "suite", "program", NULL);
+        if (s->program) {
+            g_strstrip(s->program);
+        }
+        s->timeout = DEFAULT_TIMEOUT_S;
+        s->ram_mib = DEFAULT_RAM_MIB;
+        if (!valid_name(s->name)) {
+            ok = fail(sub, sizeof(sub), "[suite] name '%s' is empty or has '/' or blanks",
+                      s->name);
         }
     }
-    if (ok && !s->program) {
-        ok = fail(sub, sizeof(sub), "[suite] has no program");
+    if (ok) {
+        ok = load_suite_keys(kf, s, &def, sub, sizeof(sub));
     }
-    groups = g_key_file_get_groups(kf, NULL);
-    for (gchar **g = groups; *g && ok; g++) {
+    if (ok) {
+        if (d && d->data) {
+            s->dir = g_strdup(d->data);
+        } else if (d && d->data_root) {
+            char *dir = g_build_filename(d->data_root, s->name, NULL);
+            if (g_file_test(dir, G_FILE_TEST_IS_DIR)) {
+                s->dir = dir;
+            } else {
+                g_free(dir);
+            }
+        }
+        if (!s->dir) {
+            s->dir = g_strdup(s->mdir);
+        }
+    }
+    if (ok) {
+        groups = g_key_file_get_groups(kf, NULL);
+    }
+    for (gchar **g = groups; g && *g && ok; g++) {
         if (strcmp(*g, "suite") == 0) {
             continue;
         }
-        if (strncmp(*g, "case ", 5) != 0) {
-            ok = fail(sub, sizeof(sub), "unknown group [%s] (expected [suite] or [case NAME])",
+        if (strncmp(*g, "case ", 5) == 0) {
+            ok = load_case(kf, *g, s, &def, d, sub, sizeof(sub));
+        } else if (strcmp(*g, "matrix") == 0 || strncmp(*g, "matrix ", 7) == 0) {
+            ok = opt_matrix_expand(kf, *g, s, &def, d, sub, sizeof(sub));
+        } else {
+            ok = fail(sub, sizeof(sub),
+                      "unknown group [%s] (expected [suite], [case NAME] or [matrix [NAME]])",
                       *g);
-            break;
         }
-        s->cases = realloc(s->cases, (s->ncases + 1) * sizeof(OptCase));
-        ok = load_case(kf, *g, &def, &s->cases[s->ncases], sub, sizeof(sub));
-        s->ncases++;
     }
     g_strfreev(groups);
     g_key_file_free(kf);
     if (ok && s->ncases == 0) {
-        ok = fail(sub, sizeof(sub), "no [case NAME] groups");
+        ok = fail(sub, sizeof(sub), "no cases ([case NAME] or [matrix] groups)");
+    }
+    if (ok && !s->program) {
+        for (unsigned i = 0; i < s->ncases && ok; i++) {
+            if (!s->cases[i].program) {
+                ok = fail(sub, sizeof(sub), "[suite] has no program (and case %s has none)",
+                          s->cases[i].name);
+            }
+        }
     }
     if (!ok) {
         fail(err, errlen, "%s: %s", path, sub);
@@ -318,29 +543,18 @@ bool opt_suite_load(const char *path, const char *data_dir, OptSuite *s, char *e
     return ok;
 }
 
-char *opt_suite_file(const OptSuite *s, const char *rel)
+char *opt_case_file(const OptSuite *s, const OptCase *c, const char *rel)
 {
-    return g_path_is_absolute(rel) ? g_strdup(rel) : g_build_filename(s->dir, rel, NULL);
+    if (g_path_is_absolute(rel)) {
+        return g_strdup(rel);
+    }
+    return g_build_filename(c->datadir ? c->datadir : s->dir, rel, NULL);
 }
 
 void opt_suite_free(OptSuite *s)
 {
     for (unsigned i = 0; i < s->ncases; i++) {
-        OptCase *c = &s->cases[i];
-        for (unsigned j = 0; j < c->ninputs; j++) {
-            g_free(c->inputs[j].name);
-            g_free(c->inputs[j].file);
-            g_free(c->inputs[j].at.symbol);
-        }
-        for (unsigned j = 0; j < c->noutputs; j++) {
-            g_free(c->outputs[j].name);
-            g_free(c->outputs[j].golden);
-            g_free(c->outputs[j].at.symbol);
-        }
-        for (unsigned j = 0; j < c->nargs; j++) {
-            g_free(c->args[j]);
-        }
-        g_free(c->name);
+        opt_case_free(&s->cases[i]);
     }
     free(s->cases);
     g_free(s->name);

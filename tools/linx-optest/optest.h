@@ -1,14 +1,19 @@
 /*
  * linx-optest internals: the operator test runner (docs/optest.md).
  *
- * A suite manifest (manifest.c) names a program (LinxISA assembly or an
- * ELF file), the machine it runs on (the virt board or Linux user mode)
- * and cases; each case loads input tensors (raw bytes or .npy) into guest
- * memory at symbols or addresses, runs the program once (run.c, in a child
- * process with a time limit) and compares output regions against golden
- * tensors with a dtype-aware tolerance (tensor.c).
+ * A suite manifest (manifest.c, matrix.c) names a program (LinxISA
+ * assembly, preprocessed assembly or an ELF file), the machine it runs on
+ * (the virt board or Linux user mode) and cases, written one by one or as
+ * a [matrix] of parameters; each case loads input tensors (raw bytes or
+ * .npy, made by a generator command when it has one: generate.c) into
+ * guest memory at symbols or addresses, runs its program once (run.c, in a
+ * child process with a time limit; sched.c runs several at once) and
+ * compares output regions against golden tensors with a dtype-aware
+ * tolerance (tensor.c).  Results go to the terminal, JSON, JUnit XML and
+ * TAP (report.c); `linx-optest merge` combines JSON reports (merge.c).
  *
- * Everything is per run: no global state outside main()'s options.
+ * Everything is per run: no global state outside main()'s structures
+ * (and the signal flag of sched.c, which a handler must reach).
  */
 #ifndef LINX_TOOLS_OPTEST_H
 #define LINX_TOOLS_OPTEST_H
@@ -22,9 +27,18 @@ enum {
     OPT_MAX_TENSORS = 16,
     OPT_MAX_ARGS = 8,
     OPT_MAX_SHAPE = 8,
+    OPT_OUTPUT_TAIL = 4096, /* guest output kept with a result */
 };
 
-/* Element types. */
+/* Exit statuses of the tool. */
+enum {
+    OPT_EXIT_PASSED = 0,   /* every selected case passed (or was skipped) */
+    OPT_EXIT_FAILED = 1,   /* a case failed */
+    OPT_EXIT_USAGE = 2,    /* bad command line, manifest, report; nothing matched */
+};
+
+/* ---- tensor.c: element types, files, comparison ---- */
+
 typedef enum OptDType {
     OPT_DT_NONE = 0,
     OPT_DT_F64,
@@ -46,6 +60,7 @@ OptDType opt_dtype_parse(const char *s);
 const char *opt_dtype_name(OptDType t);
 unsigned opt_dtype_size(OptDType t);
 bool opt_dtype_is_float(OptDType t);
+bool opt_dtype_is_signed(OptDType t);
 
 /* A tensor in host memory. */
 typedef struct OptTensor {
@@ -56,35 +71,49 @@ typedef struct OptTensor {
     uint64_t shape[OPT_MAX_SHAPE];
 } OptTensor;
 
-/* Read @path: .npy (dtype and shape from its header; @want overrides a
- * same-size dtype, for bf16 kept as uint16) or raw bytes (dtype @want).
- * False with a message in @err. */
+/* Parse an in-memory file: .npy when @is_npy (dtype and shape from its
+ * header; @want overrides a same-size dtype, for bf16 kept as uint16),
+ * else raw bytes of dtype @want.  @t->data is a copy.  False with a
+ * message naming @name in @err. */
+bool opt_tensor_parse(const char *name, const uint8_t *buf, size_t len, bool is_npy,
+                      OptDType want, OptTensor *t, char *err, size_t errlen);
+/* Read @path (.npy by its name, else raw). */
 bool opt_tensor_read(const char *path, OptDType want, OptTensor *t, char *err, size_t errlen);
 void opt_tensor_free(OptTensor *t);
 /* Element @i as a double (integers exactly up to 2^53). */
 double opt_tensor_get(const OptTensor *t, size_t i);
 size_t opt_tensor_count(const OptTensor *t);
 
-/* Comparison of an output region with its golden. */
 typedef struct OptTolerance {
     double rtol, atol;
     uint64_t ulp;      /* > 0: floats may differ by this many units in the last place */
     bool nan_equal;    /* NaN matches NaN (default) */
 } OptTolerance;
 
+/* The first mismatch of an output and the error figures. */
 typedef struct OptCompare {
     size_t count, mismatches;
-    size_t first_bad;  /* index of the first mismatch */
-    double got, want;  /* at first_bad */
+    size_t first_bad;              /* flat index of the first mismatch */
+    unsigned ndim;                 /* its tensor coordinate (the golden's shape) */
+    uint64_t coord[OPT_MAX_SHAPE];
+    double got, want;              /* values at first_bad */
+    uint64_t got_bits, want_bits;  /* their bit patterns (element size) */
+    uint64_t ulp;                  /* floats: units in the last place apart */
+    bool ulp_valid;                /* both finite */
     double max_abs, max_rel;
 } OptCompare;
 
-/* Compare @count elements of @got (raw guest bytes of @dtype) with
- * @golden.  True when every element is within @tol. */
+/* Compare the golden's element count of @got (raw guest bytes of @dtype)
+ * with @golden.  True when every element is within @tol. */
 bool opt_compare(OptDType dtype, const uint8_t *got, const OptTensor *golden,
                  const OptTolerance *tol, OptCompare *res);
+/* "[2, 5]" for the first mismatch; "got 45 (0x2d), want 46 (0x2e)" or
+ * "got 1.5, want 1.50000012 (1 ulp apart)" (into @buf). */
+void opt_format_coord(const OptCompare *c, char *buf, size_t len);
+void opt_format_values(OptDType dtype, const OptCompare *c, char *buf, size_t len);
 
-/* Where a tensor lives in guest memory: a symbol (+ offset) or an address. */
+/* ---- manifest.c, matrix.c: suites and cases ---- */
+
 typedef struct OptPlace {
     char *symbol;      /* NULL: @addr is absolute */
     uint64_t addr;     /* absolute address, or the offset from the symbol */
@@ -113,6 +142,13 @@ typedef struct OptCase {
     unsigned nargs;
     char *args[OPT_MAX_ARGS];  /* integers (virt: a0..) or argv strings (user) */
     int status;                /* expected exit status */
+    char *program;             /* NULL: the suite's (else relative to the manifest) */
+    char *defines;             /* .S programs: "NAME=VALUE ..." for the preprocessor */
+    char *generate;            /* generator command (relative script, arguments) or NULL */
+    char *datadir;             /* the case's data directory (generated cases) or NULL */
+    char *skip;                /* reason: the case is reported as skipped */
+    char *params;              /* matrix cases: "axis=value ..." (reports), else NULL */
+    double timeout;            /* seconds; 0: the suite's */
 } OptCase;
 
 typedef enum OptMachine {
@@ -123,7 +159,7 @@ typedef enum OptMachine {
 typedef struct OptSuite {
     char *name;
     char *path;       /* the manifest */
-    char *dir;        /* where relative data paths start (--data or mdir) */
+    char *dir;        /* where relative data paths start */
     char *mdir;       /* the manifest's directory */
     char *program;    /* absolute or relative to mdir */
     OptMachine machine;
@@ -133,25 +169,194 @@ typedef struct OptSuite {
     OptCase *cases;
 } OptSuite;
 
-/* manifest.c: read @path; @data_dir (may be NULL) overrides where relative
- * data files are found.  False with "file:line: message" in @err. */
-bool opt_suite_load(const char *path, const char *data_dir, OptSuite *s, char *err,
+/* Where a suite's data lives (main.c's options). */
+typedef struct OptDataOptions {
+    const char *data;       /* --data: relative data files of every suite */
+    const char *data_root;  /* --data-root: suite S in ROOT/S, generated in ROOT/S/CASE */
+} OptDataOptions;
+
+/* Read @path.  False with "file: [group] message" in @err (and nothing
+ * to free). */
+bool opt_suite_load(const char *path, const OptDataOptions *d, OptSuite *s, char *err,
                     size_t errlen);
 void opt_suite_free(OptSuite *s);
-/* @rel under the suite's data directory (a new string). */
-char *opt_suite_file(const OptSuite *s, const char *rel);
+/* @rel under the case's data directory (a new string, g_free). */
+char *opt_case_file(const OptSuite *s, const OptCase *c, const char *rel);
 
-/* run.c */
+/* manifest.c helpers shared with matrix.c */
+typedef struct OptKeyValue {
+    const char *key;
+    char *value;
+} OptKeyValue;
+/* Build case @c named @name from key/value pairs (a [case] group or an
+ * expanded matrix row); false with the message in @err. */
+bool opt_case_from_keys(const OptSuite *s, const char *name, const OptKeyValue *kv, size_t n,
+                        const OptTolerance *def, const OptDataOptions *d, OptCase *c,
+                        char *err, size_t errlen);
+void opt_case_free(OptCase *c);
+/* Append @c (moved into @s; freed on failure: a duplicate name). */
+bool opt_suite_add_case(OptSuite *s, OptCase *c, char *err, size_t errlen);
+/* The data directory of generated case @case_name (a new string). */
+char *opt_generated_dir(const OptSuite *s, const OptDataOptions *d, const char *case_name);
+
+/* matrix.c: expand one [matrix] / [matrix NAME] group of @kf (a GKeyFile)
+ * into cases appended to @s. */
+bool opt_matrix_expand(void *kf, const char *group, OptSuite *s, const OptTolerance *def,
+                       const OptDataOptions *d, char *err, size_t errlen);
+/* Expand {name} / {name.N} placeholders of @tmpl from @names/@values (n
+ * of them); {{ and }} are braces.  NULL with a message in @err for an
+ * unknown placeholder. */
+char *opt_expand(const char *tmpl, const char *const *names, const char *const *values,
+                 size_t n, char *err, size_t errlen);
+
+/* ---- generate.c: generator commands ---- */
+
+/* A case of the run (suite + case). */
+typedef struct OptRef {
+    const OptSuite *s;
+    const OptCase *c;
+} OptRef;
+
+/* Run the generators of the cases in @refs whose data is missing or out
+ * of date (all of them with @force), Python scripts in one interpreter
+ * per script.  Prints what failed; @failed[i] is set for the cases whose
+ * generator failed.  Returns the number of failures. */
+unsigned opt_generate(const OptRef *refs, size_t n, bool force, bool verbose, bool *failed);
+
+/* ---- program.c: building and loading programs ---- */
+
+typedef struct OptProgram OptProgram;
+typedef struct OptProgramCache OptProgramCache;
+
+OptProgramCache *opt_program_cache_new(void);
+void opt_program_cache_free(OptProgramCache *pc);
+/* The program of case @c (built once per program and defines).  NULL with
+ * the reason in @err. */
+const OptProgram *opt_program_get(OptProgramCache *pc, const OptSuite *s, const OptCase *c,
+                                  char *err, size_t errlen);
+const char *opt_program_path(const OptProgram *p);  /* the ELF to load */
+bool opt_program_resolve(const OptProgram *p, const OptPlace *pl, uint64_t *addr);
+
+/* ---- run.c: one case ---- */
+
 typedef struct OptRunOptions {
     const char *accel;   /* "jit" or "interp" */
-    bool verbose;        /* guest output and comparison details */
+    bool verbose;        /* comparison details and guest output */
     bool quiet;          /* failures and the summary only */
     bool reference;      /* LINX_TEPL_REFERENCE=1 for the run */
+    double timeout;      /* > 0: overrides every case's */
 } OptRunOptions;
 
-/* Run every case of @s (or those in @only, NULL-terminated); prints a
- * line per case.  Adds to *@passed / *@failed. */
-void opt_run_suite(const OptSuite *s, const OptRunOptions *o, char *const *only,
-                   unsigned *passed, unsigned *failed);
+typedef enum OptStatus {
+    OPT_PASS,
+    OPT_FAIL,
+    OPT_SKIP,
+} OptStatus;
+
+/* Why a case failed (JSON "failure.kind"). */
+typedef enum OptFailKind {
+    OPT_FK_NONE,
+    OPT_FK_MISMATCH,     /* an output differs from its golden */
+    OPT_FK_EXIT_STATUS,  /* the program's exit status */
+    OPT_FK_TIMEOUT,      /* still running at the case's time limit */
+    OPT_FK_CRASH,        /* the case's process died of a signal */
+    OPT_FK_SETUP,        /* program, input or golden could not be used */
+    OPT_FK_INTERRUPTED,  /* SIGINT/SIGTERM stopped the run */
+} OptFailKind;
+
+const char *opt_status_name(OptStatus s);
+const char *opt_fail_kind_name(OptFailKind k);
+
+/* The result of one case. */
+typedef struct OptResult {
+    char *suite, *name;        /* name: the case's */
+    char *manifest;
+    char *params;
+    OptStatus status;
+    OptFailKind kind;
+    double time;               /* seconds, fork to result */
+    double phase[4];           /* start, load, run, check (seconds, in the child) */
+    uint64_t tbs_translated;
+    char *message;             /* failure text / skip reason (NULL when passed) */
+    char *output;              /* tail of the guest's output and reports (or NULL) */
+    bool have_mismatch;
+    char *mm_output;           /* the first differing output */
+    OptDType mm_dtype;
+    OptCompare mm;
+    char *verbose;             /* --verbose: per-output error figures */
+} OptResult;
+
+void opt_result_free(OptResult *r);
+
+/* Run case @ref in a child process: returns the pid (or -1 with @r
+ * filled as a setup failure); the child writes its record to @fd_result
+ * and the guest's output to @fd_capture. */
+int opt_case_spawn(const OptRef *ref, const OptProgram *prog, const OptRunOptions *o,
+                   int fd_result, int fd_capture);
+/* Decode the record the child wrote (@buf, @len) into @r (whose names are
+ * set); false when it is incomplete. */
+bool opt_result_decode(const uint8_t *buf, size_t len, OptResult *r);
+
+/* ---- sched.c: running the selected cases ---- */
+
+typedef struct OptSchedOptions {
+    unsigned jobs;
+    bool progress;       /* a progress line on stderr (a terminal) */
+} OptSchedOptions;
+
+struct OptReporter;
+/* Run @refs (n), at most @so->jobs at a time; @results[i] is filled for
+ * each (in the order of @refs) and handed to @rep as it completes.  Cases
+ * in @gen_failed are failed without running.  Returns the signal that
+ * interrupted the run (SIGINT/SIGTERM; the unfinished cases are failed as
+ * interrupted) or 0. */
+int opt_run_all(const OptRef *refs, size_t n, const bool *gen_failed, OptProgramCache *pc,
+                const OptRunOptions *o, const OptSchedOptions *so, struct OptReporter *rep,
+                OptResult *results);
+
+/* ---- report.c: terminal lines, summary, JSON, JUnit, TAP ---- */
+
+typedef struct OptReporter {
+    FILE *out;           /* result lines (stdout) */
+    bool quiet, verbose, tap;
+    unsigned done;       /* results printed so far (TAP numbers) */
+    size_t total;
+    unsigned passed, failed, skipped;
+    bool progress;       /* a progress line is shown on stderr */
+    bool progress_shown;
+} OptReporter;
+
+void opt_report_begin(OptReporter *rep, size_t total);
+void opt_report_case(OptReporter *rep, const OptResult *r);
+void opt_report_progress(OptReporter *rep, const char *running);
+
+/* What a report covers. */
+typedef struct OptRunInfo {
+    const char *accel;
+    unsigned jobs;
+    int shard_index, shard_count;  /* -1, 0: not sharded */
+    bool interrupted;
+    double wall_time;
+    const char *started;           /* ISO 8601 UTC */
+} OptRunInfo;
+
+/* The closing summary (per suite, failures, slowest cases, counts). */
+void opt_report_summary(FILE *f, const OptResult *res, size_t n, const OptRunInfo *info,
+                        bool quiet);
+/* Report files, written with linx_file_write; false with the reason. */
+char *opt_report_json(const OptResult *res, size_t n, const OptRunInfo *info);
+char *opt_report_junit(const OptResult *res, size_t n, const OptRunInfo *info);
+bool opt_report_write(const char *path, const char *text, char *err, size_t errlen);
+/* Sort results by suite/case name (the order of every report). */
+void opt_results_sort(OptResult *res, size_t n);
+
+/* ---- merge.c ---- */
+
+/* linx-optest merge [options] REPORT.json... */
+int opt_merge_main(int argc, char **argv);
+/* Read a JSON report back into results (for merge); false with the
+ * reason in @err. */
+bool opt_report_read(const char *path, OptResult **res, size_t *n, OptRunInfo *info,
+                     char *err, size_t errlen);
 
 #endif /* LINX_TOOLS_OPTEST_H */

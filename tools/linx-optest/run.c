@@ -1,16 +1,17 @@
 /*
- * linx-optest: running the cases of a suite (docs/optest.md "Running").
+ * linx-optest: one case, in a child process (docs/optest.md "Running").
  *
- * The program is assembled once per suite (a .s/.S file, with the linx-as
- * library; its symbols come from the assembler) or opened as an ELF (its
- * symbol table).  Each case runs in a child process with an alarm, so a
- * guest that loops or crashes the run cannot take the runner with it:
- * the child boots a fresh machine (the virt board, or a Linux user-mode
- * process), writes the inputs into guest memory, runs the program to its
- * end, checks the exit status and compares every output with its golden,
- * then prints one result line.  What the guest printed (and a trap
- * report) goes to a temporary file that is shown when the case fails or
- * with --verbose.
+ * The runner forks a child per case (sched.c keeps up to -j of them), so
+ * a guest that loops or crashes the emulator cannot take the runner with
+ * it: the child arms a timer at the case's time limit, boots a fresh
+ * machine (the virt board, or a Linux user-mode process), writes the
+ * inputs into guest memory, runs the program to its end, checks the exit
+ * status and compares every output with its golden.  It sends one binary
+ * record (this file's encoding; the runner and the child are the same
+ * program) through a pipe and exits.  What the guest printed (and a trap
+ * report) goes to a capture file the runner created, whose tail is kept
+ * with a failure.  A child killed by its timer is a timeout, by another
+ * signal a crash; the runner tells which from the wait status.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,7 +20,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,111 +28,105 @@
 #include "linux-user/linux-user.h"
 #include "optest.h"
 #include "tcg/exec.h"
-#include "tools/linx-as/linx-as.h"
-#include "util/elf-file.h"
 
 enum {
-    SHOW_OUTPUT_BYTES = 4096, /* guest output shown with a failure */
+    RECORD_MAGIC = 0x4f505452, /* "OPTR" */
 };
 
-/* The program of a suite, ready to load. */
-typedef struct OptProgram {
-    char *path;      /* the ELF to load (a temporary file for assembly) */
-    bool temp;
-    LinxAs *as;      /* assembled: symbols from here */
-    ElfFile elf;     /* else: symbols from the ELF */
-    bool have_elf;
-} OptProgram;
-
-static bool ends_with(const char *s, const char *suffix)
+const char *opt_status_name(OptStatus s)
 {
-    size_t n = strlen(s), m = strlen(suffix);
-
-    return n >= m && strcmp(s + n - m, suffix) == 0;
+    return s == OPT_PASS ? "pass" : s == OPT_FAIL ? "fail" : "skip";
 }
 
-static bool program_open(const OptSuite *s, OptProgram *p, char *err, size_t errlen)
+const char *opt_fail_kind_name(OptFailKind k)
 {
-    char *src = g_path_is_absolute(s->program) ? g_strdup(s->program)
-                                               : g_build_filename(s->mdir, s->program, NULL);
+    static const char *const names[] = { "none",   "mismatch", "exit-status", "timeout",
+                                         "signal", "setup",    "interrupted" };
 
-    memset(p, 0, sizeof(*p));
-    if (ends_with(src, ".s") || ends_with(src, ".S")) {
-        LinxAsOptions o;
-        char tmpl[] = "/tmp/linx-optest-XXXXXX";
-        int fd = mkstemp(tmpl);
-        if (fd < 0) {
-            snprintf(err, errlen, "cannot create a temporary file: %s", strerror(errno));
-            g_free(src);
-            return false;
-        }
-        close(fd);
-        linx_as_default_options(&o);
-        p->as = linx_as_new(&o);
-        if (!linx_as_add_file(p->as, src) || !linx_as_assemble(p->as) ||
-            !linx_as_write_file(p->as, tmpl)) {
-            snprintf(err, errlen, "%s: assembly failed:\n%s", src,
-                     linx_as_diagnostics(p->as));
-            unlink(tmpl);
-            g_free(src);
-            return false;
-        }
-        p->path = g_strdup(tmpl);
-        p->temp = true;
-        g_free(src);
-        return true;
-    }
-    if (!elf_file_open(&p->elf, src, err, errlen)) {
-        g_free(src);
-        return false;
-    }
-    p->have_elf = true;
-    p->path = src;
-    return true;
+    return (unsigned)k < G_N_ELEMENTS(names) ? names[k] : "none";
 }
 
-static void program_close(OptProgram *p)
+void opt_result_free(OptResult *r)
 {
-    if (p->temp) {
-        unlink(p->path);
-    }
-    if (p->as) {
-        linx_as_free(p->as);
-    }
-    if (p->have_elf) {
-        elf_file_close(&p->elf);
-    }
-    g_free(p->path);
-}
-
-static bool resolve(const OptProgram *p, const OptPlace *pl, uint64_t *addr)
-{
-    if (!pl->symbol) {
-        *addr = pl->addr;
-        return true;
-    }
-    if (p->as) {
-        if (!linx_as_symbol_value(p->as, pl->symbol, addr)) {
-            return false;
-        }
-    } else {
-        bool found = false;
-        for (unsigned i = 0; i < p->elf.nsymbols && !found; i++) {
-            if (p->elf.symbols[i].name && strcmp(p->elf.symbols[i].name, pl->symbol) == 0) {
-                *addr = p->elf.symbols[i].value;
-                found = true;
-            }
-        }
-        if (!found) {
-            return false;
-        }
-    }
-    *addr += pl->addr;
-    return true;
+    g_free(r->suite);
+    g_free(r->name);
+    g_free(r->manifest);
+    g_free(r->params);
+    g_free(r->message);
+    g_free(r->output);
+    g_free(r->mm_output);
+    g_free(r->verbose);
+    memset(r, 0, sizeof(*r));
 }
 
 /* ---------------------------------------------------------------------
- * One case, in the child
+ * The record
+ * --------------------------------------------------------------------- */
+
+typedef struct RecordHead {
+    uint32_t magic;
+    uint32_t status, kind, have_mm, mm_dtype;
+    double phase[4];
+    uint64_t tbs;
+    OptCompare mm;
+} RecordHead;
+
+static void put_str(GString *g, const char *s)
+{
+    uint32_t n = s ? (uint32_t)strlen(s) : UINT32_MAX;
+
+    g_string_append_len(g, (const char *)&n, sizeof(n));
+    if (s) {
+        g_string_append_len(g, s, n);
+    }
+}
+
+static bool get_str(const uint8_t **p, const uint8_t *end, char **out)
+{
+    uint32_t n;
+
+    if ((size_t)(end - *p) < sizeof(n)) {
+        return false;
+    }
+    memcpy(&n, *p, sizeof(n));
+    *p += sizeof(n);
+    if (n == UINT32_MAX) {
+        *out = NULL;
+        return true;
+    }
+    if ((size_t)(end - *p) < n) {
+        return false;
+    }
+    *out = g_strndup((const char *)*p, n);
+    *p += n;
+    return true;
+}
+
+bool opt_result_decode(const uint8_t *buf, size_t len, OptResult *r)
+{
+    const uint8_t *p = buf + sizeof(RecordHead), *end = buf + len;
+    RecordHead h;
+
+    if (len < sizeof(h)) {
+        return false;
+    }
+    memcpy(&h, buf, sizeof(h));
+    if (h.magic != RECORD_MAGIC || h.status > OPT_SKIP || h.kind > OPT_FK_INTERRUPTED) {
+        return false;
+    }
+    r->status = (OptStatus)h.status;
+    r->kind = (OptFailKind)h.kind;
+    r->have_mismatch = h.have_mm != 0;
+    r->mm_dtype = (OptDType)h.mm_dtype;
+    memcpy(r->phase, h.phase, sizeof(r->phase));
+    r->tbs_translated = h.tbs;
+    r->mm = h.mm;
+    return get_str(&p, end, &r->message) && get_str(&p, end, &r->mm_output) &&
+           get_str(&p, end, &r->verbose);
+}
+
+/* ---------------------------------------------------------------------
+ * The child
  * --------------------------------------------------------------------- */
 
 typedef struct CaseRun {
@@ -140,9 +135,22 @@ typedef struct CaseRun {
     const OptProgram *prog;
     const OptRunOptions *o;
     GuestMemory *gm;
-    FILE *report;      /* the runner's stdout */
     GString *why;      /* failure reasons */
+    GString *verbose;  /* --verbose figures */
+    OptFailKind kind;
+    bool have_mm;
+    char *mm_output;
+    OptDType mm_dtype;
+    OptCompare mm;
+    LinxExecContext *ec;
 } CaseRun;
+
+static void set_kind(CaseRun *r, OptFailKind k)
+{
+    if (r->kind == OPT_FK_NONE) {
+        r->kind = k;
+    }
+}
 
 static bool load_inputs(CaseRun *r)
 {
@@ -150,7 +158,7 @@ static bool load_inputs(CaseRun *r)
 
     for (unsigned i = 0; i < r->c->ninputs; i++) {
         const OptInput *in = &r->c->inputs[i];
-        char *path = opt_suite_file(r->s, in->file);
+        char *path = opt_case_file(r->s, r->c, in->file);
         OptTensor t;
         uint64_t addr;
         bool ok = opt_tensor_read(path, in->dtype, &t, err, sizeof(err));
@@ -160,7 +168,7 @@ static bool load_inputs(CaseRun *r)
             g_string_append_printf(r->why, "input %s: %s; ", in->name, err);
             return false;
         }
-        if (!resolve(r->prog, &in->at, &addr)) {
+        if (!opt_program_resolve(r->prog, &in->at, &addr)) {
             g_string_append_printf(r->why, "input %s: no symbol '%s' in the program; ", in->name,
                                    in->at.symbol);
             opt_tensor_free(&t);
@@ -177,64 +185,79 @@ static bool load_inputs(CaseRun *r)
     return true;
 }
 
-static bool check_outputs(CaseRun *r)
+static void shape_text(const OptTensor *g, char *buf, size_t len)
 {
-    bool all = true;
-    char err[512];
+    size_t n = (size_t)snprintf(buf, len, "[");
 
-    for (unsigned i = 0; i < r->c->noutputs; i++) {
-        const OptOutput *out = &r->c->outputs[i];
-        char *path = opt_suite_file(r->s, out->golden);
-        OptTensor g;
-        OptCompare cmp;
-        OptDType dt;
-        uint64_t addr;
-        uint8_t *got;
-        bool ok = opt_tensor_read(path, out->dtype, &g, err, sizeof(err));
-
-        g_free(path);
-        if (!ok) {
-            g_string_append_printf(r->why, "output %s: %s; ", out->name, err);
-            all = false;
-            continue;
-        }
-        dt = g.dtype;
-        if (dt == OPT_DT_NONE) {
-            g_string_append_printf(r->why, "output %s: give a dtype for the raw golden; ",
-                                   out->name);
-            opt_tensor_free(&g);
-            all = false;
-            continue;
-        }
-        if (!resolve(r->prog, &out->at, &addr)) {
-            g_string_append_printf(r->why, "output %s: no symbol '%s' in the program; ",
-                                   out->name, out->at.symbol);
-            opt_tensor_free(&g);
-            all = false;
-            continue;
-        }
-        got = g_malloc(g.bytes ? g.bytes : 1);
-        if (guest_mem_debug_rw(r->gm, addr, got, g.bytes, false) != GM_OK) {
-            g_string_append_printf(r->why, "output %s: %zu bytes at 0x%" PRIx64
-                                   " are not in guest memory; ", out->name, g.bytes, addr);
-            all = false;
-        } else if (!opt_compare(dt, got, &g, &out->tol, &cmp)) {
-            g_string_append_printf(r->why, "output %s (%s): %zu of %zu elements differ, first "
-                                   "[%zu]: got %.9g, want %.9g (max abs err %.3g, max rel err "
-                                   "%.3g, rtol %g atol %g ulp %" PRIu64 "); ",
-                                   out->name, opt_dtype_name(dt), cmp.mismatches, cmp.count,
-                                   cmp.first_bad, cmp.got, cmp.want, cmp.max_abs, cmp.max_rel,
-                                   out->tol.rtol, out->tol.atol, out->tol.ulp);
-            all = false;
-        } else if (r->o->verbose) {
-            fprintf(r->report, "  output %s (%s, %zu elements): max abs err %.3g, max rel err "
-                               "%.3g\n", out->name, opt_dtype_name(dt), cmp.count, cmp.max_abs,
-                    cmp.max_rel);
-        }
-        g_free(got);
-        opt_tensor_free(&g);
+    for (unsigned d = 0; d < g->ndim && n < len; d++) {
+        n += (size_t)snprintf(buf + n, len - n, "%s%" PRIu64, d ? ", " : "", g->shape[d]);
     }
-    return all;
+    if (n < len) {
+        snprintf(buf + n, len - n, "]");
+    }
+}
+
+static bool check_output(CaseRun *r, const OptOutput *out)
+{
+    char err[512], coord[160], vals[256], shape[160];
+    char *path = opt_case_file(r->s, r->c, out->golden);
+    OptTensor g;
+    OptCompare cmp;
+    uint64_t addr;
+    uint8_t *got;
+    bool ok = opt_tensor_read(path, out->dtype, &g, err, sizeof(err));
+
+    g_free(path);
+    if (!ok) {
+        g_string_append_printf(r->why, "output %s: %s; ", out->name, err);
+        set_kind(r, OPT_FK_SETUP);
+        return false;
+    }
+    if (g.dtype == OPT_DT_NONE) {
+        g_string_append_printf(r->why, "output %s: give a dtype for the raw golden; ", out->name);
+        set_kind(r, OPT_FK_SETUP);
+        opt_tensor_free(&g);
+        return false;
+    }
+    if (!opt_program_resolve(r->prog, &out->at, &addr)) {
+        g_string_append_printf(r->why, "output %s: no symbol '%s' in the program; ", out->name,
+                               out->at.symbol);
+        set_kind(r, OPT_FK_SETUP);
+        opt_tensor_free(&g);
+        return false;
+    }
+    got = g_malloc(g.bytes ? g.bytes : 1);
+    ok = false;
+    shape_text(&g, shape, sizeof(shape));
+    if (guest_mem_debug_rw(r->gm, addr, got, g.bytes, false) != GM_OK) {
+        g_string_append_printf(r->why, "output %s: %zu bytes at 0x%" PRIx64
+                               " are not in guest memory; ", out->name, g.bytes, addr);
+        set_kind(r, OPT_FK_SETUP);
+    } else if (!opt_compare(g.dtype, got, &g, &out->tol, &cmp)) {
+        opt_format_coord(&cmp, coord, sizeof(coord));
+        opt_format_values(g.dtype, &cmp, vals, sizeof(vals));
+        g_string_append_printf(r->why, "output %s (%s %s): %zu of %zu elements differ, first "
+                               "at %s: %s (max abs err %.3g, max rel err %.3g; rtol %g atol %g "
+                               "ulp %" PRIu64 "); ",
+                               out->name, opt_dtype_name(g.dtype), shape, cmp.mismatches,
+                               cmp.count, coord, vals, cmp.max_abs, cmp.max_rel, out->tol.rtol,
+                               out->tol.atol, out->tol.ulp);
+        set_kind(r, OPT_FK_MISMATCH);
+        if (!r->have_mm) {
+            r->have_mm = true;
+            r->mm = cmp;
+            r->mm_dtype = g.dtype;
+            r->mm_output = g_strdup(out->name);
+        }
+    } else {
+        g_string_append_printf(r->verbose, "output %s (%s %s, %zu elements): max abs err %.3g, "
+                               "max rel err %.3g\n", out->name, opt_dtype_name(g.dtype), shape,
+                               cmp.count, cmp.max_abs, cmp.max_rel);
+        ok = true;
+    }
+    g_free(got);
+    opt_tensor_free(&g);
+    return ok;
 }
 
 static LinxExecContext *new_exec(const OptRunOptions *o, char *err, size_t errlen)
@@ -246,18 +269,35 @@ static LinxExecContext *new_exec(const OptRunOptions *o, char *err, size_t errle
     return linx_exec_new(&eo, err, errlen);
 }
 
-static int run_virt(CaseRun *r, FILE *capture, int *status)
+static double now(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Returns 0 when the program ran (*status set), -1 when it could not
+ * start; @ph gets the phase times. */
+static int run_virt(CaseRun *r, FILE *capture, int *status, double *ph)
 {
     char err[512];
+    double t0 = now();
     LinxExecContext *ec = new_exec(r->o, err, sizeof(err));
     LinxVirtMachine *m = ec ? linx_virt_new(r->s->ram_mib << 20, err, sizeof(err)) : NULL;
     CPULinxState *env;
+    double t1;
 
-    if (!m || !linx_virt_load(m, r->prog->path, err, sizeof(err))) {
+    r->ec = ec;
+    if (!m || !linx_virt_load(m, opt_program_path(r->prog), err, sizeof(err))) {
         g_string_append_printf(r->why, "cannot start: %s; ", err);
         return -1;
     }
     env = calloc(1, sizeof(*env));
+    if (!env) {
+        g_string_append(r->why, "cannot start: out of memory; ");
+        return -1;
+    }
     m->quiet = true;
     m->uart_out = capture;
     m->uart_in_fd = -1;
@@ -266,17 +306,21 @@ static int run_virt(CaseRun *r, FILE *capture, int *status)
         env->gpr[LINX_REG_A0 + i] = g_ascii_strtoull(r->c->args[i], NULL, 0);
     }
     r->gm = m->mem;
+    t1 = now();
+    ph[0] = t1 - t0;
     if (!load_inputs(r)) {
         return -1;
     }
     linx_exec_attach_cpu(ec, env);
+    ph[1] = now() - t1;
     *status = linx_virt_run(m, env);
     return 0;
 }
 
-static int run_user(CaseRun *r, FILE *capture, int *status)
+static int run_user(CaseRun *r, FILE *capture, int *status, double *ph)
 {
     char err[512];
+    double t0 = now(), t1;
     LinxExecContext *ec = new_exec(r->o, err, sizeof(err));
     LinuxOptions lo;
     LinuxProcess *p;
@@ -285,132 +329,163 @@ static int run_user(CaseRun *r, FILE *capture, int *status)
     char *envp[] = { NULL };
     int argc = 0;
 
+    r->ec = ec;
     memset(&lo, 0, sizeof(lo));
     lo.log = capture;
     p = ec ? linux_process_new(&lo) : NULL;
-    argv[argc++] = r->prog->path;
+    argv[argc++] = (char *)opt_program_path(r->prog);
     for (unsigned i = 0; i < r->c->nargs; i++) {
         argv[argc++] = r->c->args[i];
     }
     argv[argc] = NULL;
-    if (!p || !linux_load_program(p, r->prog->path, argc, argv, envp, err, sizeof(err))) {
+    if (!p || !linux_load_program(p, opt_program_path(r->prog), argc, argv, envp, err,
+                                  sizeof(err))) {
         g_string_append_printf(r->why, "cannot start: %s; ", ec ? err : "no exec context");
         return -1;
     }
     r->gm = p->mem;
+    t1 = now();
+    ph[0] = t1 - t0;
     if (!load_inputs(r)) {
         return -1;
     }
     env = calloc(1, sizeof(*env));
+    if (!env) {
+        g_string_append(r->why, "cannot start: out of memory; ");
+        return -1;
+    }
     linux_process_attach_cpu(p, env);
     linx_exec_attach_cpu(ec, env);
+    ph[1] = now() - t1;
     *status = linux_cpu_loop(p, env);
     return 0;
 }
 
-/* The child: run, compare, print one line; the exit status says PASS. */
-static _Noreturn void run_case_child(CaseRun *r, double timeout)
+static void write_all(int fd, const char *buf, size_t len)
 {
-    FILE *capture = tmpfile();
-    struct timespec t0, t1;
+    while (len) {
+        ssize_t n = write(fd, buf, len);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            return;
+        }
+        buf += n;
+        len -= (size_t)n;
+    }
+}
+
+static _Noreturn void case_child(CaseRun *r, int fd_result, int fd_capture, double timeout)
+{
+    struct itimerval it;
+    RecordHead h;
+    GString *rec;
+    FILE *capture;
     int status = 0, rc;
+    double ph[4] = { 0, 0, 0, 0 }, ts, t2, t3;
     bool pass;
 
-    alarm((unsigned)(timeout + 0.999));
+    /* Default dispositions (the runner catches SIGINT/SIGTERM), then the
+     * time limit: SIGALRM's default action ends the process. */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGALRM, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    {
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+    }
+    memset(&it, 0, sizeof(it));
+    it.it_value.tv_sec = (time_t)timeout;
+    it.it_value.tv_usec = (suseconds_t)((timeout - (double)(time_t)timeout) * 1e6);
+    if (it.it_value.tv_sec == 0 && it.it_value.tv_usec == 0) {
+        it.it_value.tv_usec = 1000;
+    }
+    setitimer(ITIMER_REAL, &it, NULL);
     if (r->o->reference) {
         setenv("LINX_TEPL_REFERENCE", "1", 1);
     }
     /* The guest's output (virt UART, user-mode fds 1/2) and reports go
-     * to the capture file; results go to the runner's stdout. */
-    r->report = fdopen(dup(STDOUT_FILENO), "w");
-    if (!capture || !r->report) {
-        _exit(2);
+     * to the capture file. */
+    capture = fdopen(fd_capture, "w");
+    if (!capture) {
+        _exit(3);
     }
     fflush(stdout);
-    dup2(fileno(capture), STDOUT_FILENO);
-    dup2(fileno(capture), STDERR_FILENO);
+    fflush(stderr);
+    dup2(fd_capture, STDOUT_FILENO);
+    dup2(fd_capture, STDERR_FILENO);
     r->why = g_string_new(NULL);
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    rc = r->s->machine == OPT_MACHINE_USER ? run_user(r, capture, &status)
-                                           : run_virt(r, capture, &status);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    r->verbose = g_string_new(NULL);
+    ts = now();
+    rc = r->s->machine == OPT_MACHINE_USER ? run_user(r, capture, &status, ph)
+                                           : run_virt(r, capture, &status, ph);
+    t2 = now();
     fflush(capture);
     pass = rc == 0;
+    if (rc != 0) {
+        set_kind(r, OPT_FK_SETUP);
+    }
     if (pass && status != r->c->status) {
         g_string_append_printf(r->why, "exit status %d, expected %d; ", status, r->c->status);
+        set_kind(r, OPT_FK_EXIT_STATUS);
         pass = false;
     }
-    if (rc == 0 && !check_outputs(r)) {
-        pass = false;
-    }
-    if (pass) {
-        if (!r->o->quiet) {
-            fprintf(r->report, "PASS %s/%s (%.3f s)\n", r->s->name, r->c->name,
-                    (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
-        }
-    } else {
-        fprintf(r->report, "FAIL %s/%s: %s\n", r->s->name, r->c->name, r->why->str);
-    }
-    if (!pass || r->o->verbose) {
-        char buf[SHOW_OUTPUT_BYTES + 1];
-        long end = ftell(capture);
-        size_t n;
-        fseek(capture, end > SHOW_OUTPUT_BYTES ? end - SHOW_OUTPUT_BYTES : 0, SEEK_SET);
-        n = fread(buf, 1, SHOW_OUTPUT_BYTES, capture);
-        buf[n] = 0;
-        if (n) {
-            fprintf(r->report, "  --- guest output and reports ---\n%s%s", buf,
-                    buf[n - 1] == '\n' ? "" : "\n");
+    if (rc == 0) {
+        for (unsigned i = 0; i < r->c->noutputs; i++) {
+            pass &= check_output(r, &r->c->outputs[i]);
         }
     }
-    fflush(r->report);
-    _exit(pass ? 0 : 1);
+    t3 = now();
+    memset(&h, 0, sizeof(h));
+    h.magic = RECORD_MAGIC;
+    h.status = pass ? OPT_PASS : OPT_FAIL;
+    h.kind = pass ? OPT_FK_NONE : r->kind;
+    h.have_mm = r->have_mm;
+    h.mm_dtype = r->mm_dtype;
+    h.phase[0] = ph[0];
+    h.phase[1] = ph[1];
+    h.phase[3] = t3 - t2;
+    h.mm = r->mm;
+    if (r->ec) {
+        LinxExecStats st;
+        linx_exec_get_stats(r->ec, &st);
+        h.tbs = st.tbs_translated;
+    }
+    /* run: from the end of the loading to the end of guest execution */
+    h.phase[2] = rc == 0 ? t2 - ts - ph[0] - ph[1] : 0;
+    if (r->why->len >= 2) {
+        g_string_truncate(r->why, r->why->len - 2); /* the last "; " */
+    }
+    rec = g_string_new(NULL);
+    g_string_append_len(rec, (const char *)&h, sizeof(h));
+    put_str(rec, pass ? NULL : r->why->str);
+    put_str(rec, r->mm_output);
+    put_str(rec, r->o->verbose && r->verbose->len ? r->verbose->str : NULL);
+    write_all(fd_result, rec->str, rec->len);
+    _exit(0);
 }
 
-void opt_run_suite(const OptSuite *s, const OptRunOptions *o, char *const *only,
-                   unsigned *passed, unsigned *failed)
+int opt_case_spawn(const OptRef *ref, const OptProgram *prog, const OptRunOptions *o,
+                   int fd_result, int fd_capture)
 {
-    OptProgram prog;
-    char err[4096];
+    double timeout = o->timeout > 0 ? o->timeout
+                     : ref->c->timeout > 0 ? ref->c->timeout : ref->s->timeout;
+    CaseRun r;
+    pid_t pid;
 
-    if (!program_open(s, &prog, err, sizeof(err))) {
-        printf("FAIL %s: %s\n", s->name, err);
-        *failed += s->ncases;
-        return;
+    memset(&r, 0, sizeof(r));
+    r.s = ref->s;
+    r.c = ref->c;
+    r.prog = prog;
+    r.o = o;
+    fflush(stdout);
+    fflush(stderr);
+    pid = fork();
+    if (pid == 0) {
+        case_child(&r, fd_result, fd_capture, timeout);
     }
-    for (unsigned i = 0; i < s->ncases; i++) {
-        const OptCase *c = &s->cases[i];
-        CaseRun r = { s, c, &prog, o, NULL, NULL, NULL };
-        bool selected = !only;
-        int wst;
-        pid_t pid;
-
-        for (char *const *p = only; p && *p && !selected; p++) {
-            selected = strcmp(*p, c->name) == 0;
-        }
-        if (!selected) {
-            continue;
-        }
-        fflush(stdout);
-        pid = fork();
-        if (pid == 0) {
-            run_case_child(&r, s->timeout);
-        }
-        if (pid < 0 || waitpid(pid, &wst, 0) != pid) {
-            printf("FAIL %s/%s: cannot run the case: %s\n", s->name, c->name, strerror(errno));
-            (*failed)++;
-            continue;
-        }
-        if (WIFEXITED(wst) && WEXITSTATUS(wst) == 0) {
-            (*passed)++;
-        } else {
-            if (WIFSIGNALED(wst)) {
-                printf("FAIL %s/%s: %s\n", s->name, c->name,
-                       WTERMSIG(wst) == SIGALRM ? "timed out (timeout in [suite])"
-                                                : strsignal(WTERMSIG(wst)));
-            }
-            (*failed)++;
-        }
-    }
-    program_close(&prog);
+    return pid;
 }
