@@ -26,7 +26,7 @@
 #include "linux-user.h"
 #include "tcg/exec.h"
 
-#define LINX_USER_VERSION "linx-user (linxemu) 0.1.0, LinxISA v0.4"
+#define LINX_USER_VERSION "linx-user (linxemu) " LINX_VERSION ", LinxISA v0.4"
 #define EXIT_START_FAILED 1
 #define EXIT_USAGE 2
 #define MAX_ENV_EDITS 256

@@ -16,7 +16,7 @@ set -u
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 build=$(readlink -f "${1:-$srcdir/build}")
 tasks=${2:-4}
-optest=$build/tools/linx-optest/linx-optest
+optest=$build/linx-optest
 data=$build/tests/optest/data
 
 say() { echo "optest-slurm-ci: $*"; }

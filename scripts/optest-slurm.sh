@@ -7,7 +7,7 @@
 #       --out DIR          reports and task logs (default optest-slurm-JOBID
 #                          in the current directory; must be on a file
 #                          system every node sees)
-#       --optest PATH      the linx-optest binary (default: build/tools/...)
+#       --optest PATH      the linx-optest binary (default: build/linx-optest)
 #       --wait             wait for the merge and exit with its status
 #       --sbatch "ARGS"    more sbatch options (partition, time, account)
 #
@@ -83,7 +83,7 @@ submit)
     '' | *[!0-9]* | 0) die "--tasks takes a count > 0, not '$tasks'" ;;
     esac
     command -v sbatch >/dev/null || die "sbatch not found (Slurm's client commands)"
-    [ -n "$optest" ] || optest=$srcdir/build/tools/linx-optest/linx-optest
+    [ -n "$optest" ] || optest=$srcdir/build/linx-optest
     [ -x "$optest" ] || die "no linx-optest at $optest (--optest PATH)"
     optest=$(readlink -f "$optest")
     if [ -z "$out" ]; then

@@ -19,7 +19,7 @@
 #include "hw/linx/virt.h"
 #include "tcg/exec.h"
 
-#define LINX_SYSTEM_VERSION "linx-system (linxemu) 0.1.0, LinxISA v0.4, machine virt"
+#define LINX_SYSTEM_VERSION "linx-system (linxemu) " LINX_VERSION ", LinxISA v0.4, machine virt"
 #define EXIT_START_FAILED 1
 #define EXIT_USAGE 2
 #define MIB_SHIFT 20

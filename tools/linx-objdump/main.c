@@ -20,7 +20,7 @@
 #include "objdump.h"
 #include "util/options.h"
 
-#define LINX_OBJDUMP_VERSION "linx-objdump (linxemu) 0.1.0\n  LinxISA v0.4 (ISA profiles linx-toolchain, linx-v0.4)"
+#define LINX_OBJDUMP_VERSION "linx-objdump (linxemu) " LINX_VERSION "\n  LinxISA v0.4 (ISA profiles linx-toolchain, linx-v0.4)"
 
 enum {
     EXIT_BAD_INPUT = 1,

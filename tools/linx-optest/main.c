@@ -15,7 +15,6 @@
  */
 #include <dirent.h>
 #include <fnmatch.h>
-#include <getopt.h>
 #include <glib.h>
 #include <sched.h>
 #include <stdio.h>
@@ -26,6 +25,7 @@
 #include <unistd.h>
 
 #include "optest.h"
+#include "util/options.h"
 
 typedef struct Options {
     OptRunOptions run;
@@ -41,41 +41,61 @@ typedef struct Options {
     const char *stamp;    /* --generate-only: written when every generator succeeded */
 } Options;
 
+enum {
+    OPT_ACCEL = 1, OPT_JOBS, OPT_FILTER, OPT_CASE, OPT_SHARD, OPT_SHARDS, OPT_DATA, OPT_DATA_ROOT,
+    OPT_REGEN, OPT_GENONLY, OPT_STAMP, OPT_TIMEOUT, OPT_JSON, OPT_JUNIT, OPT_TAP, OPT_NOPROGRESS,
+    OPT_LIST, OPT_REFERENCE, OPT_VERBOSE, OPT_QUIET, OPT_VERSION, OPT_HELP,
+};
+
+static const LinxOpt optest_opts[] = {
+    { "accel", 'a', "jit|interp", "execution engine (default jit)", OPT_ACCEL },
+    { "jobs", 'j', "N", "cases run at once (default: the CPUs this process may use)", OPT_JOBS },
+    { "filter", 'k', "GLOB",
+      "only cases whose suite/case (or case name, for a GLOB\nwithout '/') matches (repeatable)",
+      OPT_FILTER },
+    { "case", 'c', "NAME", "only this case, NAME or suite/NAME (repeatable)", OPT_CASE },
+    { "shard", 0, "K/N",
+      "run shard K (0..N-1) of N: a stable split by name;\n"
+      "default from SLURM_ARRAY_TASK_ID/_COUNT",
+      OPT_SHARD },
+    { "shards", 0, "N",
+      "N shards, this one's index from SLURM_ARRAY_TASK_ID or\n"
+      "JOB_COMPLETION_INDEX (Kubernetes Indexed Job)",
+      OPT_SHARDS },
+    { "data", 'd', "DIR", "relative data files of every suite are in DIR", OPT_DATA },
+    { "data-root", 'D', "DIR", "suite S's data in DIR/S, generated data in DIR/S/CASE",
+      OPT_DATA_ROOT },
+    { "regenerate", 0, NULL, "run generators even when their data is up to date", OPT_REGEN },
+    { "generate-only", 0, NULL, "run the generators and stop", OPT_GENONLY },
+    { "stamp", 0, "FILE", "with --generate-only: write FILE when all succeeded", OPT_STAMP },
+    { "timeout", 't', "SECONDS", "time limit of every case (default: the manifest's)",
+      OPT_TIMEOUT },
+    { "json", 0, "FILE", "write a JSON report (docs/optest-report.schema.json)", OPT_JSON },
+    { "junit", 0, "FILE", "write a JUnit XML report", OPT_JUNIT },
+    { "tap", 0, NULL, "TAP 13 on standard output instead of the case lines", OPT_TAP },
+    { "no-progress", 0, NULL, "no progress line on a terminal", OPT_NOPROGRESS },
+    { "list", 'l', NULL, "list the selected cases and exit", OPT_LIST },
+    { "reference", 'r', NULL, "TEPL blocks use the reference kernels", OPT_REFERENCE },
+    { "verbose", 'v', NULL, "comparison details and guest output of every case", OPT_VERBOSE },
+    { "quiet", 'q', NULL, "print failures and the summary only", OPT_QUIET },
+    { "version", 0, NULL, "print the version", OPT_VERSION },
+    { "help", 'h', NULL, "this text", OPT_HELP },
+    { NULL },
+};
+
 static void usage(FILE *f)
 {
+    LinxOptGroup g = { NULL, optest_opts, NULL, NULL };
+
     fprintf(f,
             "usage: linx-optest [options] MANIFEST|DIRECTORY...\n"
             "       linx-optest merge [--json FILE] [--junit FILE] [--tap] REPORT.json...\n"
             "Run operator test suites (docs/optest.md): each case loads input tensors into\n"
             "guest memory, runs its program and compares the outputs with golden tensors.\n"
-            "Directories are searched recursively for *.optest manifests.\n"
-            "  -a, --accel jit|interp   execution engine (default jit)\n"
-            "  -j, --jobs N             cases run at once (default: the CPUs this process may\n"
-            "                           use)\n"
-            "  -k, --filter GLOB        only cases whose suite/case (or case name, for a GLOB\n"
-            "                           without '/') matches (repeatable)\n"
-            "  -c, --case NAME          only this case, NAME or suite/NAME (repeatable)\n"
-            "      --shard K/N          run shard K (0..N-1) of N: a stable split by name;\n"
-            "                           default from SLURM_ARRAY_TASK_ID/_COUNT\n"
-            "      --shards N           N shards, this one's index from SLURM_ARRAY_TASK_ID or\n"
-            "                           JOB_COMPLETION_INDEX (Kubernetes Indexed Job)\n"
-            "  -d, --data DIR           relative data files of every suite are in DIR\n"
-            "  -D, --data-root DIR      suite S's data in DIR/S, generated data in DIR/S/CASE\n"
-            "      --regenerate         run generators even when their data is up to date\n"
-            "      --generate-only      run the generators and stop\n"
-            "      --stamp FILE         with --generate-only: write FILE when all succeeded\n"
-            "  -t, --timeout SECONDS    time limit of every case (default: the manifest's)\n"
-            "      --json FILE          write a JSON report (docs/optest-report.schema.json)\n"
-            "      --junit FILE         write a JUnit XML report\n"
-            "      --tap                TAP 13 on standard output instead of the case lines\n"
-            "      --no-progress        no progress line on a terminal\n"
-            "  -l, --list               list the selected cases and exit\n"
-            "  -r, --reference          TEPL blocks use the reference kernels\n"
-            "  -v, --verbose            comparison details and guest output of every case\n"
-            "  -q, --quiet              print failures and the summary only\n"
-            "  -h, --help               this text\n"
-            "Exit status: 0 all passed, 1 a case failed, 2 usage, manifest error or nothing\n"
-            "matched, 128+N interrupted by signal N (after writing the partial reports).\n");
+            "Directories are searched recursively for *.optest manifests.\n\nOptions:\n");
+    linx_opts_print_help(f, LINX_OPTS_GNU, &g, 1);
+    fprintf(f, "\nExit status: 0 all passed, 1 a case failed, 2 usage, manifest error or nothing\n"
+               "matched, 128+N interrupted by signal N (after writing the partial reports).\n");
 }
 
 static unsigned cpu_count(void)
@@ -339,107 +359,98 @@ static bool select_cases(const Options *o, OptSuite *suites, unsigned nsuites, G
  * main
  * --------------------------------------------------------------------- */
 
+static int optest_opt(void *opaque, int id, const char *v, char *err, size_t errlen)
+{
+    Options *o = opaque;
+    long n;
+
+    switch (id) {
+    case OPT_ACCEL:
+        if (strcmp(v, "jit") != 0 && strcmp(v, "interp") != 0) {
+            snprintf(err, errlen, "--accel takes jit or interp, not '%s'", v);
+            return -1;
+        }
+        o->run.accel = v;
+        return 0;
+    case OPT_DATA: o->data.data = v; return 0;
+    case OPT_DATA_ROOT: o->data.data_root = v; return 0;
+    case OPT_CASE: g_ptr_array_add(o->cases, (char *)v); return 0;
+    case OPT_FILTER: g_ptr_array_add(o->filters, (char *)v); return 0;
+    case OPT_JOBS:
+        if (!parse_uint(v, 4096, &n) || n == 0) {
+            snprintf(err, errlen, "-j takes a number of jobs (1..4096), not '%s'", v);
+            return -1;
+        }
+        o->jobs = (unsigned)n;
+        return 0;
+    case OPT_TIMEOUT: {
+        char *end;
+        o->run.timeout = strtod(v, &end);
+        if (*end || !(o->run.timeout > 0) || o->run.timeout > 1e6) {
+            snprintf(err, errlen, "--timeout takes seconds > 0, not '%s'", v);
+            return -1;
+        }
+        return 0;
+    }
+    case OPT_LIST: o->list = true; return 0;
+    case OPT_REFERENCE: o->run.reference = true; return 0;
+    case OPT_VERBOSE: o->run.verbose = true; return 0;
+    case OPT_QUIET: o->run.quiet = true; return 0;
+    case OPT_SHARD: {
+        const char *slash = strchr(v, '/');
+        long k, cnt;
+        char *ks = slash ? g_strndup(v, (gsize)(slash - v)) : NULL;
+        bool good = slash && parse_uint(ks, 1 << 30, &k) && parse_uint(slash + 1, 1 << 30, &cnt) &&
+                    cnt > 0 && k < cnt;
+        g_free(ks);
+        if (!good) {
+            snprintf(err, errlen, "--shard takes K/N with 0 <= K < N, not '%s'", v);
+            return -1;
+        }
+        o->shard_index = (int)k;
+        o->shard_count = (int)cnt;
+        return 0;
+    }
+    case OPT_SHARDS:
+        if (!parse_uint(v, 1 << 30, &n) || n == 0) {
+            snprintf(err, errlen, "--shards takes a count > 0, not '%s'", v);
+            return -1;
+        }
+        o->shards = (int)n;
+        return 0;
+    case OPT_JSON: o->json = v; return 0;
+    case OPT_JUNIT: o->junit = v; return 0;
+    case OPT_TAP: o->tap = true; return 0;
+    case OPT_REGEN: o->regenerate = true; return 0;
+    case OPT_GENONLY: o->generate_only = true; return 0;
+    case OPT_NOPROGRESS: o->no_progress = true; return 0;
+    case OPT_STAMP: o->stamp = v; return 0;
+    case OPT_VERSION:
+        printf("linx-optest (linxemu) %s, LinxISA v0.4\n", LINX_VERSION);
+        return 1;
+    default:
+        usage(stdout);
+        return 1;
+    }
+}
+
 static bool parse_options(int argc, char **argv, Options *o, int *rc)
 {
-    enum {
-        OPT_SHARD = 256, OPT_SHARDS, OPT_JSON, OPT_JUNIT, OPT_TAP, OPT_REGEN, OPT_GENONLY,
-        OPT_NOPROGRESS, OPT_STAMP,
-    };
-    static const struct option longopts[] = {
-        { "accel", required_argument, NULL, 'a' },   { "data", required_argument, NULL, 'd' },
-        { "data-root", required_argument, NULL, 'D' }, { "case", required_argument, NULL, 'c' },
-        { "filter", required_argument, NULL, 'k' },  { "jobs", required_argument, NULL, 'j' },
-        { "timeout", required_argument, NULL, 't' }, { "list", no_argument, NULL, 'l' },
-        { "reference", no_argument, NULL, 'r' },     { "verbose", no_argument, NULL, 'v' },
-        { "quiet", no_argument, NULL, 'q' },         { "help", no_argument, NULL, 'h' },
-        { "shard", required_argument, NULL, OPT_SHARD },
-        { "shards", required_argument, NULL, OPT_SHARDS },
-        { "json", required_argument, NULL, OPT_JSON },
-        { "junit", required_argument, NULL, OPT_JUNIT },
-        { "tap", no_argument, NULL, OPT_TAP },
-        { "regenerate", no_argument, NULL, OPT_REGEN },
-        { "generate-only", no_argument, NULL, OPT_GENONLY },
-        { "no-progress", no_argument, NULL, OPT_NOPROGRESS },
-        { "stamp", required_argument, NULL, OPT_STAMP },
-        { NULL, 0, NULL, 0 },
-    };
-    int ch;
-    long v;
+    LinxOptGroup g = { NULL, optest_opts, optest_opt, o };
+    char err[512];
+    int first;
+    int r = linx_opts_parse("linx-optest", LINX_OPTS_GNU, &g, 1, argc, argv, &first, err,
+                            sizeof(err));
 
-    while ((ch = getopt_long(argc, argv, "a:d:D:c:k:j:t:lrvqh", longopts, NULL)) != -1) {
-        switch (ch) {
-        case 'a':
-            if (strcmp(optarg, "jit") != 0 && strcmp(optarg, "interp") != 0) {
-                fprintf(stderr, "linx-optest: --accel takes jit or interp, not '%s'\n", optarg);
-                return false;
-            }
-            o->run.accel = optarg;
-            break;
-        case 'd': o->data.data = optarg; break;
-        case 'D': o->data.data_root = optarg; break;
-        case 'c': g_ptr_array_add(o->cases, optarg); break;
-        case 'k': g_ptr_array_add(o->filters, optarg); break;
-        case 'j':
-            if (!parse_uint(optarg, 4096, &v) || v == 0) {
-                fprintf(stderr, "linx-optest: -j takes a number of jobs (1..4096), not '%s'\n",
-                        optarg);
-                return false;
-            }
-            o->jobs = (unsigned)v;
-            break;
-        case 't': {
-            char *end;
-            o->run.timeout = strtod(optarg, &end);
-            if (*end || !(o->run.timeout > 0) || o->run.timeout > 1e6) {
-                fprintf(stderr, "linx-optest: --timeout takes seconds > 0, not '%s'\n", optarg);
-                return false;
-            }
-            break;
-        }
-        case 'l': o->list = true; break;
-        case 'r': o->run.reference = true; break;
-        case 'v': o->run.verbose = true; break;
-        case 'q': o->run.quiet = true; break;
-        case 'h':
-            usage(stdout);
-            *rc = OPT_EXIT_PASSED;
-            return false;
-        case OPT_SHARD: {
-            const char *slash = strchr(optarg, '/');
-            long k, n;
-            char *ks = slash ? g_strndup(optarg, (gsize)(slash - optarg)) : NULL;
-            bool good = slash && parse_uint(ks, 1 << 30, &k) &&
-                        parse_uint(slash + 1, 1 << 30, &n) && n > 0 && k < n;
-            g_free(ks);
-            if (!good) {
-                fprintf(stderr, "linx-optest: --shard takes K/N with 0 <= K < N, not '%s'\n",
-                        optarg);
-                return false;
-            }
-            o->shard_index = (int)k;
-            o->shard_count = (int)n;
-            break;
-        }
-        case OPT_SHARDS:
-            if (!parse_uint(optarg, 1 << 30, &v) || v == 0) {
-                fprintf(stderr, "linx-optest: --shards takes a count > 0, not '%s'\n", optarg);
-                return false;
-            }
-            o->shards = (int)v;
-            break;
-        case OPT_JSON: o->json = optarg; break;
-        case OPT_JUNIT: o->junit = optarg; break;
-        case OPT_TAP: o->tap = true; break;
-        case OPT_REGEN: o->regenerate = true; break;
-        case OPT_GENONLY: o->generate_only = true; break;
-        case OPT_NOPROGRESS: o->no_progress = true; break;
-        case OPT_STAMP: o->stamp = optarg; break;
-        default:
-            usage(stderr);
-            return false;
-        }
+    if (r < 0) {
+        fprintf(stderr, "linx-optest: %s\n", err);
+        return false;
     }
-    if (optind >= argc) {
+    if (r > 0) {
+        *rc = OPT_EXIT_PASSED;
+        return false;
+    }
+    if (first >= argc) {
         usage(stderr);
         return false;
     }
@@ -447,7 +458,7 @@ static bool parse_options(int argc, char **argv, Options *o, int *rc)
         fprintf(stderr, "linx-optest: give --data or --data-root, not both\n");
         return false;
     }
-    for (int i = optind; i < argc; i++) {
+    for (int i = first; i < argc; i++) {
         g_ptr_array_add(o->paths, argv[i]);
     }
     return true;

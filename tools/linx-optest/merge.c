@@ -12,7 +12,6 @@
  * summary; exit status 0 when every case passed, 1 when one failed or a
  * shard was interrupted, 2 for bad or incomplete reports.
  */
-#include <getopt.h>
 #include <glib.h>
 #include <math.h>
 #include <stdarg.h>
@@ -21,6 +20,7 @@
 
 #include "json.h"
 #include "optest.h"
+#include "util/options.h"
 
 static bool errf(char *err, size_t errlen, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 static bool errf(char *err, size_t errlen, const char *fmt, ...)
@@ -234,56 +234,74 @@ bool opt_report_read(const char *path, OptResult **res, size_t *n, OptRunInfo *i
     return ok;
 }
 
+enum { MERGE_JSON = 1, MERGE_JUNIT, MERGE_TAP, MERGE_QUIET, MERGE_HELP };
+
+static const LinxOpt merge_opts[] = {
+    { "json", 0, "FILE", "write the merged JSON report", MERGE_JSON },
+    { "junit", 0, "FILE", "write the merged JUnit XML report", MERGE_JUNIT },
+    { "tap", 0, NULL, "TAP 13 on standard output", MERGE_TAP },
+    { "quiet", 'q', NULL, "print failures and the summary only", MERGE_QUIET },
+    { "help", 'h', NULL, "this text", MERGE_HELP },
+    { NULL },
+};
+
+typedef struct MergeOptions {
+    const char *json_out, *junit_out;
+    bool tap, quiet;
+} MergeOptions;
+
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: linx-optest merge [--json FILE] [--junit FILE] [--tap] [-q] "
-               "REPORT.json...\n"
+    LinxOptGroup g = { NULL, merge_opts, NULL, NULL };
+
+    fprintf(f, "usage: linx-optest merge [options] REPORT.json...\n"
                "Combine linx-optest JSON reports (shards) into one; checks that no case\n"
-               "appears twice and that every shard 0..N-1 is there.\n"
-               "Exit status: 0 all passed, 1 a case failed, 2 bad or incomplete reports.\n");
+               "appears twice and that every shard 0..N-1 is there.\n\nOptions:\n");
+    linx_opts_print_help(f, LINX_OPTS_GNU, &g, 1);
+    fprintf(f, "\nExit status: 0 all passed, 1 a case failed, 2 bad or incomplete reports.\n");
+}
+
+static int merge_opt(void *opaque, int id, const char *v, char *err, size_t errlen)
+{
+    MergeOptions *m = opaque;
+
+    switch (id) {
+    case MERGE_JSON: m->json_out = v; return 0;
+    case MERGE_JUNIT: m->junit_out = v; return 0;
+    case MERGE_TAP: m->tap = true; return 0;
+    case MERGE_QUIET: m->quiet = true; return 0;
+    default: usage(stdout); return 1;
+    }
 }
 
 int opt_merge_main(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "json", required_argument, NULL, 'J' }, { "junit", required_argument, NULL, 'U' },
-        { "tap", no_argument, NULL, 'T' },        { "quiet", no_argument, NULL, 'q' },
-        { "help", no_argument, NULL, 'h' },       { NULL, 0, NULL, 0 },
-    };
-    const char *json_out = NULL, *junit_out = NULL;
-    bool tap = false, quiet = false;
+    MergeOptions mo = { NULL, NULL, false, false };
+    LinxOptGroup g = { NULL, merge_opts, merge_opt, &mo };
     GArray *all = g_array_new(FALSE, TRUE, sizeof(OptResult));
     OptRunInfo merged;
     char *accel = NULL, *started = NULL;
-    int shard_count = 0, nshards = 0, rc = OPT_EXIT_PASSED, ch;
+    int shard_count = 0, nshards = 0, rc = OPT_EXIT_PASSED, first, r;
     bool *seen = NULL;
     char err[1024];
 
     memset(&merged, 0, sizeof(merged));
     merged.shard_index = -1;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
-        switch (ch) {
-        case 'J': json_out = optarg; break;
-        case 'U': junit_out = optarg; break;
-        case 'T': tap = true; break;
-        case 'q': quiet = true; break;
-        case 'h':
-            usage(stdout);
-            g_array_free(all, TRUE);
-            return OPT_EXIT_PASSED;
-        default:
-            usage(stderr);
-            g_array_free(all, TRUE);
-            return OPT_EXIT_USAGE;
+    r = linx_opts_parse("linx-optest merge", LINX_OPTS_GNU, &g, 1, argc, argv, &first, err,
+                        sizeof(err));
+    if (r != 0) {
+        if (r < 0) {
+            fprintf(stderr, "linx-optest merge: %s\n", err);
         }
+        g_array_free(all, TRUE);
+        return r > 0 ? OPT_EXIT_PASSED : OPT_EXIT_USAGE;
     }
-    if (optind >= argc) {
+    if (first >= argc) {
         usage(stderr);
         g_array_free(all, TRUE);
         return OPT_EXIT_USAGE;
     }
-    for (int i = optind; i < argc && rc != OPT_EXIT_USAGE; i++) {
+    for (int i = first; i < argc && rc != OPT_EXIT_USAGE; i++) {
         OptResult *res;
         OptRunInfo info;
         size_t n;
@@ -371,16 +389,16 @@ int opt_merge_main(int argc, char **argv)
             memset(&rep, 0, sizeof(rep));
             rep.out = stdout;
             rep.quiet = true;
-            rep.tap = tap;
+            rep.tap = mo.tap;
             opt_report_begin(&rep, n);
             for (size_t i = 0; i < n; i++) {
-                if (tap || (!quiet && res[i].status == OPT_FAIL)) {
+                if (mo.tap || (!mo.quiet && res[i].status == OPT_FAIL)) {
                     opt_report_case(&rep, &res[i]);
                 }
             }
-            opt_report_summary(stdout, res, n, &merged, quiet || tap);
+            opt_report_summary(stdout, res, n, &merged, mo.quiet || mo.tap);
             for (int w = 0; w < 2 && rc != OPT_EXIT_USAGE; w++) {
-                const char *path = w ? junit_out : json_out;
+                const char *path = w ? mo.junit_out : mo.json_out;
                 char *text;
                 if (!path) {
                     continue;
