@@ -28,8 +28,14 @@
 /* Bound of the register table (regs.c has fewer). */
 #define GDB_MAX_REGS 128
 
-/* The triples lldb is told (qHostInfo). */
-#define GDB_TRIPLE_USER "riscv64-unknown-linux-gnu"
+/* The triples lldb is told (qHostInfo): no operating system for linx-user
+ * either.  With "linux" lldb 14 takes its Linux loader, which leaves the
+ * program's module unloaded (without qXfer:auxv) or sets a breakpoint at
+ * the entry the guest is stopped at and runs on (with it), and reads stop
+ * signals as Linux numbers (the protocol's are gdb's: SIGBUS is 10); an
+ * OS-less triple gets the static loader and gdb's signal numbering
+ * (decisions.md G10). */
+#define GDB_TRIPLE_USER "riscv64-unknown-elf"
 #define GDB_TRIPLE_SYSTEM "riscv64-unknown-none-elf"
 
 static const char supported_reply[] = "PacketSize=4000;qXfer:features:read+;swbreak+;hwbreak+;"
@@ -524,7 +530,29 @@ static void cmd_qsupported(GdbStub *s, const char *p)
 {
     s->client_swbreak = strstr(p, "swbreak+") != NULL;
     s->client_hwbreak = strstr(p, "hwbreak+") != NULL;
-    gdb_reply_str(s, supported_reply);
+    g_string_assign(s->reply, supported_reply);
+    if (s->auxv) {
+        g_string_append(s->reply, ";qXfer:auxv:read+");
+    }
+    gdb_send_reply(s);
+}
+
+/* A qXfer read reply: the part of @data at [off, off + len) as "m" (more
+ * follows) or "l" (the last part). */
+static void xfer_reply(GdbStub *s, const char *data, size_t size, uint64_t off, uint64_t len)
+{
+    if (len > GDB_MAX_XFER) {
+        len = GDB_MAX_XFER;
+    }
+    if (off >= size) {
+        gdb_reply_str(s, "l");
+    } else {
+        size_t n = (size_t)MIN(len, size - off);
+        GString *b = g_string_new(off + n < size ? "m" : "l");
+        g_string_append_len(b, data + off, (gssize)n);
+        gdb_send_binary(s, (const uint8_t *)b->str, b->len);
+        g_string_free(b, TRUE);
+    }
 }
 
 /* qXfer:features:read:ANNEX:OFFSET,LENGTH */
@@ -534,7 +562,6 @@ static void cmd_qxfer_features(GdbStub *s, const char *p)
     uint64_t off, len;
     char annex[64];
     char *xml;
-    size_t xlen;
 
     if (!colon || (size_t)(colon - p) >= sizeof(annex) ||
         !parse_addr_len(colon + 1, 0, &off, &len, NULL)) {
@@ -548,20 +575,21 @@ static void cmd_qxfer_features(GdbStub *s, const char *p)
         gdb_reply_str(s, "E00");
         return;
     }
-    xlen = strlen(xml);
-    if (len > GDB_MAX_XFER) {
-        len = GDB_MAX_XFER;
-    }
-    if (off >= xlen) {
-        gdb_reply_str(s, "l");
-    } else {
-        size_t n = (size_t)MIN(len, xlen - off);
-        GString *b = g_string_new(off + n < xlen ? "m" : "l");
-        g_string_append_len(b, xml + off, (gssize)n);
-        gdb_send_binary(s, (const uint8_t *)b->str, b->len);
-        g_string_free(b, TRUE);
-    }
+    xfer_reply(s, xml, strlen(xml), off, len);
     g_free(xml);
+}
+
+/* qXfer:auxv:read::OFFSET,LENGTH (linx-user: the process's auxiliary
+ * vector, which lldb's and gdb's Linux code read for the entry point). */
+static void cmd_qxfer_auxv(GdbStub *s, const char *p)
+{
+    uint64_t off, len;
+
+    if (!s->auxv || p[0] != ':' || !parse_addr_len(p + 1, 0, &off, &len, NULL)) {
+        gdb_reply_str(s, "E00");
+        return;
+    }
+    xfer_reply(s, (const char *)s->auxv, s->auxv_len, off, len);
 }
 
 /* qRcmd,HEX */
@@ -586,8 +614,8 @@ static void cmd_qrcmd(GdbStub *s, CPULinxState *env, const char *p)
 }
 
 /* lldb's host description.  lldb 14 uses a target description only for
- * an architecture it knows (docs/gdbstub.md): the triple says riscv64
- * (Linux for linx-user, bare metal for linx-system) in both descriptions.
+ * an architecture it knows (docs/gdbstub.md): the triple says riscv64 in
+ * both descriptions.
  * Watchpoints report before the access (run.c), which lldb must be told,
  * or it re-enables the watchpoint without stepping and hits it forever. */
 static void cmd_qhostinfo(GdbStub *s)
@@ -608,6 +636,8 @@ static void cmd_query(GdbStub *s, CPULinxState *env, const char *p)
         cmd_qsupported(s, rest);
     } else if ((rest = gdb_skip_prefix(p, "qXfer:features:read:"))) {
         cmd_qxfer_features(s, rest);
+    } else if ((rest = gdb_skip_prefix(p, "qXfer:auxv:read:"))) {
+        cmd_qxfer_auxv(s, rest);
     } else if (!strcmp(p, "qAttached") || gdb_skip_prefix(p, "qAttached:")) {
         gdb_reply_str(s, "1");
     } else if (!strcmp(p, "qC")) {

@@ -182,6 +182,8 @@ struct GdbStub {
     GdbSym *syms;
     unsigned nsyms;
     uint64_t prog_entry;  /* its entry point (0: unknown) */
+    uint8_t *auxv;        /* linx-user: the auxiliary vector (qXfer:auxv) */
+    size_t auxv_len;
 
     /* Monitor thread. */
     pthread_t mon_thread;

@@ -103,6 +103,11 @@ int gdb_stub_port(const GdbStub *s);
 bool gdb_stub_load_symbols(GdbStub *s, const char *path, uint64_t bias, char *err,
                            size_t errlen);
 
+/* linx-user: the process's auxiliary vector (copied), served to debuggers
+ * as qXfer:auxv:read (lldb's Linux loader finds the program's load address
+ * from AT_ENTRY).  No-op for NULL. */
+void gdb_stub_set_auxv(GdbStub *s, const void *auxv, size_t len);
+
 /* Run @env like cpu_exec() under the debugger (see the file comment). */
 int gdb_stub_cpu_exec(GdbStub *s, CPULinxState *env);
 

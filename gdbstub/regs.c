@@ -15,6 +15,7 @@
 #include "gdbstub/regs.h"
 #include "hw/core/guest-memory.h"
 #include "target/linx/decode.h"
+#include "target/linx/dwarf-regs.h"
 #include "target/linx/translate-internal.h" /* linx_form_is_marker */
 
 /* How a register's value is reached. */
@@ -68,18 +69,17 @@ typedef struct GdbRegDesc {
     uint8_t compat_feature; /* GdbFeatureId in the compat description */
     uint8_t access;         /* GdbRegAccess */
     uint8_t arg;            /* queue position for REG_QUEUE_* */
-    int8_t dwarf_compat;    /* DWARF number, compat numbering (-1: none) */
-    int8_t dwarf_linx;      /* DWARF number, LinxISA LLVM numbering (-1: none) */
+    int8_t dwarf_compat;    /* DWARF number beyond the GPRs, compat (-1: none) */
+    int8_t dwarf_linx;      /* ... and LinxISA LLVM numbering (-1: none) */
     const char *type;       /* gdb type of the 64-bit value */
     const char *generic;    /* lldb's generic= role, or NULL */
     size_t offset;          /* REG_FIELD, REG_FIELD_RO */
 } GdbRegDesc;
 
 #define ENV_OFF(field) offsetof(CPULinxState, field)
-/* A GPR: Linx DWARF number n (LinxISARegisterInfo.td: DwarfRegNum<[n]>),
- * compat number @dc (the RISC-V number of the same ABI name). */
-#define GPR_ROW(n, name, type, cfeat, dc, generic)                                           \
-    { name, FEAT_CORE, cfeat, REG_FIELD, 0, dc, n, type, generic, ENV_OFF(gpr[n]) }
+/* A GPR (its DWARF numbers come from target/linx/dwarf-regs.h). */
+#define GPR_ROW(n, name, type, cfeat, generic)                                                \
+    { name, FEAT_CORE, cfeat, REG_FIELD, 0, -1, -1, type, generic, ENV_OFF(gpr[n]) }
 #define RV FEAT_RISCV_CPU
 #define CORE FEAT_CORE
 #define ROW(name, feat, access, arg, type, off)                                              \
@@ -87,31 +87,31 @@ typedef struct GdbRegDesc {
 
 static const GdbRegDesc gdb_regs[] = {
     /* ---- core: register numbers 0-24 ---- */
-    { "zero", FEAT_CORE, RV, REG_ZERO, 0, 0, 0, "int", NULL, 0 },
-    GPR_ROW(1, "sp", "data_ptr", RV, 2, "sp"),
-    GPR_ROW(2, "a0", "int", RV, 10, "arg1"),
-    GPR_ROW(3, "a1", "int", RV, 11, "arg2"),
-    GPR_ROW(4, "a2", "int", RV, 12, "arg3"),
-    GPR_ROW(5, "a3", "int", RV, 13, "arg4"),
-    GPR_ROW(6, "a4", "int", RV, 14, "arg5"),
-    GPR_ROW(7, "a5", "int", RV, 15, "arg6"),
-    GPR_ROW(8, "a6", "int", CORE, 16, "arg7"),
-    GPR_ROW(9, "a7", "int", CORE, 17, "arg8"),
-    GPR_ROW(10, "ra", "code_ptr", RV, 1, "ra"),
-    GPR_ROW(11, "s0", "int", RV, 8, NULL),
-    GPR_ROW(12, "s1", "int", RV, 9, NULL),
-    GPR_ROW(13, "s2", "int", CORE, 18, NULL),
-    GPR_ROW(14, "s3", "int", CORE, 19, NULL),
-    GPR_ROW(15, "s4", "int", CORE, 20, NULL),
-    GPR_ROW(16, "s5", "int", CORE, 21, NULL),
-    GPR_ROW(17, "s6", "int", CORE, 22, NULL),
+    { "zero", FEAT_CORE, RV, REG_ZERO, 0, -1, -1, "int", NULL, 0 },
+    GPR_ROW(1, "sp", "data_ptr", RV, "sp"),
+    GPR_ROW(2, "a0", "int", RV, "arg1"),
+    GPR_ROW(3, "a1", "int", RV, "arg2"),
+    GPR_ROW(4, "a2", "int", RV, "arg3"),
+    GPR_ROW(5, "a3", "int", RV, "arg4"),
+    GPR_ROW(6, "a4", "int", RV, "arg5"),
+    GPR_ROW(7, "a5", "int", RV, "arg6"),
+    GPR_ROW(8, "a6", "int", CORE, "arg7"),
+    GPR_ROW(9, "a7", "int", CORE, "arg8"),
+    GPR_ROW(10, "ra", "code_ptr", RV, "ra"),
+    GPR_ROW(11, "s0", "int", RV, NULL),
+    GPR_ROW(12, "s1", "int", RV, NULL),
+    GPR_ROW(13, "s2", "int", CORE, NULL),
+    GPR_ROW(14, "s3", "int", CORE, NULL),
+    GPR_ROW(15, "s4", "int", CORE, NULL),
+    GPR_ROW(16, "s5", "int", CORE, NULL),
+    GPR_ROW(17, "s6", "int", CORE, NULL),
     /* The LinxISA LLVM backend's frame pointer (LinxISAFrameLowering.cpp). */
-    GPR_ROW(18, "s7", "int", CORE, 23, "fp"),
-    GPR_ROW(19, "s8", "int", CORE, 24, NULL),
-    GPR_ROW(20, "x0", "int", CORE, -1, NULL),
-    GPR_ROW(21, "x1", "int", CORE, -1, NULL),
-    GPR_ROW(22, "x2", "int", CORE, -1, NULL),
-    GPR_ROW(23, "x3", "int", CORE, -1, NULL),
+    GPR_ROW(18, "s7", "int", CORE, "fp"),
+    GPR_ROW(19, "s8", "int", CORE, NULL),
+    GPR_ROW(20, "x0", "int", CORE, NULL),
+    GPR_ROW(21, "x1", "int", CORE, NULL),
+    GPR_ROW(22, "x2", "int", CORE, NULL),
+    GPR_ROW(23, "x3", "int", CORE, NULL),
     { "pc", FEAT_CORE, RV, REG_PC, 0, -1, -1, "code_ptr", "pc", 0 },
 
     /* ---- block state ---- */
@@ -188,6 +188,11 @@ int gdb_reg_dwarf(GdbTdesc d, unsigned n)
 {
     if (n >= gdb_reg_count(d)) {
         return -1;
+    }
+    if (n < LINX_NUM_GPRS) {
+        /* The one numbering table (target/linx/dwarf-regs.h), which
+         * linx-as -g uses too. */
+        return linx_dwarf_regnum(d == GDB_TDESC_LINX ? LINX_DWARF_LLVM : LINX_DWARF_DEBUGGER, n);
     }
     return d == GDB_TDESC_LINX ? gdb_regs[n].dwarf_linx : gdb_regs[n].dwarf_compat;
 }

@@ -362,12 +362,23 @@ void gdb_stub_free(GdbStub *s)
         }
     }
     gdb_symbols_free(s);
+    g_free(s->auxv);
     pthread_mutex_destroy(&s->mon_lock);
     pthread_cond_destroy(&s->mon_cond);
     g_string_free(s->reply, TRUE);
     g_string_free(s->last_packet, TRUE);
     g_hash_table_destroy(s->bps);
     g_free(s);
+}
+
+void gdb_stub_set_auxv(GdbStub *s, const void *auxv, size_t len)
+{
+    if (!s) {
+        return;
+    }
+    g_free(s->auxv);
+    s->auxv = auxv && len ? g_memdup2(auxv, len) : NULL;
+    s->auxv_len = s->auxv ? len : 0;
 }
 
 int gdb_stub_port(const GdbStub *s)
