@@ -14,8 +14,8 @@
 _start:
     C.BSTART.STD FALL
     hl.lis 5, ->a0                  # n
-    BSTART CALL, main, ra=.Lexit
-.Lexit:
+    BSTART CALL, main, ra=start_ret
+start_ret:
     BSTART CALL, exit_program, ra=.Lhang
 .Lhang:
     C.BSTART DIRECT, .Lhang
@@ -54,6 +54,7 @@ leaf_add:
     add a0, a0, ->a0
 leaf_ret:
     c.setc.tgt ra
+leaf_stop:
     C.BSTOP
 
     .data
