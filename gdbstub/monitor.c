@@ -198,11 +198,16 @@ static void cmd_regs(CPULinxState *env, FILE *out)
     }
 }
 
-/* An address: a number, a register name, or a program symbol, with an
- * optional "+N" or "-N". */
+/* An address: a number, a register name ("pc" or "$pc"), or a program
+ * symbol, with an optional "+N" or "-N". */
 static bool parse_addr(GdbStub *s, CPULinxState *env, const char *w, uint64_t *addr)
 {
-    const char *op = strpbrk(w + 1, "+-");
+    const char *op;
+
+    if (w[0] == '$' && w[1]) {
+        w++; /* gdb's spelling of a register ($pc) */
+    }
+    op = strpbrk(w + 1, "+-");
     char *base = g_strndup(w, op ? (size_t)(op - w) : strlen(w));
     uint64_t off = 0, v;
     const GdbSym *sym;
@@ -330,12 +335,13 @@ static const char *name_of(const char *const *names, size_t n, uint64_t v)
 }
 
 /* info blocks [ADDR [N]]: the block state, then N blocks from ADDR (the
- * stopped block's start by default), each from its marker. */
+ * stopped block's start by default), each from its marker (or from the
+ * instruction after a BSTOP) with its instruction count. */
 static bool cmd_info_blocks(GdbStub *s, CPULinxState *env, FILE *out, char **w, unsigned n)
 {
     uint64_t pc = env->bpc ? env->bpc : env->pc, count = DEFAULT_COUNT, seen = 0;
     uint64_t insns = 0;
-    bool marker = false;
+    bool marker = false, stopped = false;
 
     if (!parse_addr_count(s, env, out, w, n, 2, &pc, &count, "info blocks [ADDR [COUNT]]")) {
         return false;
@@ -355,7 +361,9 @@ static bool cmd_info_blocks(GdbStub *s, CPULinxState *env, FILE *out, char **w, 
         if (avail == 0 || linx_decode(buf, avail, &insn) != LINX_DECODE_OK) {
             break;
         }
-        marker = linx_form_is_marker(insn.form);
+        /* A block starts at a marker, or after a BSTOP ended the last. */
+        marker = linx_form_is_marker(insn.form) || stopped;
+        stopped = insn.form == LINX_F_BSTOP || insn.form == LINX_F_C_BSTOP;
         if (marker || i == 0) {
             if (i > 0) {
                 fprintf(out, "      (%" PRIu64 " instruction%s)\n", insns, insns == 1 ? "" : "s");

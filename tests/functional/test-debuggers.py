@@ -21,6 +21,7 @@ without debug information) stopping at main's first instruction (skipped
 only when ../shared is absent).  A missing gdb-multiarch or lldb is a
 failure: .ci/run installs them.
 """
+import json
 import os
 import re
 import select
@@ -214,7 +215,15 @@ def lldb_reg(text, reg):
 
 # ---------------------------------------------------------------- gdb
 
+def source_insn(label):
+    """The instruction text of calls.s right after @label:, squeezed."""
+    lines = open(CALLS).read().splitlines()
+    i = next(k for k, line in enumerate(lines) if line.strip() == label + ":")
+    return " ".join(lines[i + 1].split("#")[0].split())
+
+
 def gdb_session(kind, elf, A):
+    trace = os.path.join(tmp, "trace-%s.jsonl" % kind)
     p, port = start(kind, elf)
     steps = [("start", "p/x $pc"),
              ("regs", "info registers"),
@@ -224,10 +233,16 @@ def gdb_session(kind, elf, A):
              ("cont", "continue"),
              ("pc_leaf", "p/x $pc"),
              ("bt", "bt"),
-             ("frame", "info frame")]
+             ("frame", "info frame"),
+             ("mbt", "monitor bt"),
+             ("mdis", "monitor dis $pc 4"),
+             ("mblocks", "monitor info blocks middle 3"),
+             ("mtrace", "monitor trace on %s" % trace)]
     for i in range(4):
         steps += [(None, "stepi"), ("si%d" % i, "p/x $pc")]
-    steps += [("a0_leaf", "p $a0"),
+    steps += [("mtraceoff", "monitor trace off"),
+              ("mbad", "monitor dis nosuchsymbol"),
+              ("a0_leaf", "p $a0"),
               ("finish", "finish"),
               ("pc_finish", "p/x $pc"),
               ("a0_finish", "p $a0"),
@@ -284,6 +299,33 @@ def gdb_session(kind, elf, A):
     for i, want in enumerate(("leaf_add", "leaf_ret", "leaf_stop", "middle_ret")):
         check(t + "stepi %d at %s" % (i + 1, want), gdb_value(c.get("si%d" % i, "")) == A[want],
               (c.get("si%d" % i), hex(A[want])))
+    # monitor bt: the FENTRY frames (middle: 16 bytes, 2 saved; main: 32,
+    # 3 saved, from their FENTRY lines) up to _start.
+    mbt = c.get("mbt", "")
+    check(t + "monitor bt", re.search(r"#0\s+0x0*%x in leaf\+0x0 .*\[no frame\]" % A["leaf"], mbt)
+          and re.search(r"#1\s+0x0*%x in middle\+0x%x .*\[FENTRY 16 bytes, 2 saved\]" %
+                        (A["middle_ret"], A["middle_ret"] - A["middle"]), mbt)
+          and re.search(r"#2\s+0x0*%x in main\+0x%x .*\[FENTRY 32 bytes, 3 saved\]" %
+                        (A["main_ret"], A["main_ret"] - A["main"]), mbt)
+          and re.search(r"#3\s+0x0*%x in _start\+0x%x" % (A["start_ret"],
+                                                          A["start_ret"] - A["_start"]), mbt)
+          and "#4" not in mbt, mbt)
+    # monitor dis: Linx text, as the source spells the instructions.
+    dis = c.get("mdis", "")
+    for label in ("leaf_add", "leaf_ret", "leaf_stop"):
+        check(t + "monitor dis " + label,
+              re.search(r"0x0*%x: [0-9a-f ]+ %s\s*$" % (A[label], re.escape(source_insn(label))),
+                        dis, re.M | re.I), (source_insn(label), dis))
+    check(t + "monitor dis marks pc", re.search(r"^=> 0x0*%x:" % A["leaf"], dis, re.M), dis)
+    blocks = c.get("mblocks", "")
+    check(t + "monitor info blocks", re.search(r"0x0*%x: .*FENTRY.*\n\s+\(1 instruction\)" %
+                                               A["middle"], blocks) and
+          re.search(r"0x0*%x: .*C.BSTART.STD.*\n\s+\(3 instructions\)" % A["middle_body"], blocks),
+          blocks)
+    check(t + "monitor with a bad address", "usage: monitor dis" in c.get("mbad", ""), c.get("mbad"))
+    rows = [json.loads(x) for x in open(trace)] if os.path.exists(trace) else []
+    check(t + "monitor trace on/off: the stepped instructions", [r["pc"] for r in rows] ==
+          [A["leaf"], A["leaf_add"], A["leaf_ret"], A["leaf_stop"]], rows)
     check(t + "a0 after leaf", gdb_value(c.get("a0_leaf", "")) == LEAF_RESULT, c.get("a0_leaf"))
     check(t + "finish returns to main", "main () at calls.s:" in c.get("finish", "") and
           gdb_value(c.get("pc_finish", "")) == A["main_ret"], c.get("finish", "") +

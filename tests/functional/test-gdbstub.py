@@ -452,9 +452,21 @@ def test_session_user():
     # the sdi of the next iteration, the counter still 2.
     check("stopped before the store", reg("pc") == L["store"] and reg("s0") == 3 and
           g.cmd("m%x,1" % ctr) == b"02", (hex(reg("pc")), g.cmd("m%x,1" % ctr)))
+    # Continuing without removing it runs that store and stops before the
+    # next one; the store filled the TLB entry of the watched page.
+    r = g.cmd("c")
+    check("watchpoint stop again", r.startswith(b"T05") and (b"watch:%x;" % ctr) in r and
+          reg("pc") == L["store"] and reg("s0") == 4 and g.cmd("m%x,1" % ctr) == b"03",
+          (r, hex(reg("pc")), g.cmd("m%x,1" % ctr)))
+    out, r = g.monitor("info tlb")
+    check("monitor info tlb: the watched page takes the slow path",
+          r == b"OK" and re.search(r"0x0*%x rw- watch" % (ctr & ~0xfff), out), out)
     check("z2", g.cmd("z2,%x,8" % ctr) == b"OK", "")
+    out, r = g.monitor("info tlb")
+    check("monitor info tlb: no watch flag once removed",
+          r == b"OK" and "watch" not in out, out)
     r = g.cmd("s")
-    check("step runs the store", reg("pc") == L["after_store"] and g.cmd("m%x,1" % ctr) == b"03",
+    check("step runs the store", reg("pc") == L["after_store"] and g.cmd("m%x,1" % ctr) == b"04",
           (hex(reg("pc")), g.cmd("m%x,1" % ctr)))
 
     # Monitor commands.
@@ -492,6 +504,15 @@ def test_ctrl_c_and_kill():
     check("Ctrl-C stops with SIGINT", r.startswith(b"T02"), r)
     pc = le64(g.cmd("p18"))
     check("stopped in the loop", pc in (S["spin"], S["spin_body"]), hex(pc))
+    out, r = g.monitor("info tb")
+    check("monitor info tb: the loop's translation", r == b"OK" and
+          re.search(r"TB 0x0*%x-0x[0-9a-f]+ \d+ insns?" % S["spin"], out) and
+          re.search(r"^\d+ TBs in the cache", out, re.M), out)
+    out, r = g.monitor("info blocks spin 1")
+    # The block: the marker, the addi, and the C.BSTOP that the zero bytes
+    # after the program decode as.
+    check("monitor info blocks", r == b"OK" and "C.BSTART DIRECT" in out and
+          "(3 instructions)" in out, out)
     s0 = le64(g.cmd("pb"))
     check("the loop ran", s0 > 100, s0)
     # Again, from a breakpoint-free continue.
