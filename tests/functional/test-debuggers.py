@@ -52,14 +52,15 @@ def check(what, cond, detail=""):
 tmp = tempfile.mkdtemp(prefix="debuggers-test-")
 
 
-def assemble(name, files):
+def assemble(name, files, opts=()):
     """linx-as -g FILES -> (elf, {label: address}) from the listing.  The
     sources are copied next to the ELF and named without a directory, as a
     user would assemble them (the debuggers find them there)."""
     elf = os.path.join(tmp, name + ".elf")
     for f in files:
         shutil.copy(f, tmp)
-    p = subprocess.run([LINX_AS, "-g", "-a", "-o", elf] + [os.path.basename(f) for f in files],
+    p = subprocess.run([LINX_AS, "-g", *opts, "-a", "-o", elf] +
+                       [os.path.basename(f) for f in files],
                        capture_output=True, text=True, timeout=TIMEOUT, cwd=tmp)
     if p.returncode != 0:
         sys.exit("linx-as failed on %s: %s" % (name, p.stderr))
@@ -92,6 +93,8 @@ CALLS = os.path.join(DBG_DIR, "calls.s")
 user_elf, L = assemble("calls-user", [CALLS, os.path.join(DBG_DIR, "user-exit.s")])
 virt_elf, LV = assemble("calls-virt", [CALLS, os.path.join(DBG_DIR, "virt-exit.s")])
 spin_elf, S = assemble("spin", [os.path.join(DBG_DIR, "spin.s")])
+llvm_elf, LL = assemble("calls-llvm", [CALLS, os.path.join(DBG_DIR, "user-exit.s")],
+                        ["--dwarf-regs=llvm"])
 check("both builds lay calls.s out alike", {k: L[k] for k in LV} == LV, (L, LV))
 STORE_LINE = source_line(CALLS, "sdi a0, [a1, 0]")
 AFTER_STORE_LINE = source_line(CALLS, "FRET.STK [ra ~ s1], sp!, 32")
@@ -104,10 +107,10 @@ N, LEAF_RESULT, EXIT_STATUS = 5, 30, 35  # calls.s: 2 * (n + 10), + n
 
 # ---------------------------------------------------------------- emulators
 
-def start(kind, elf):
+def start(kind, elf, opts=""):
     """linx-user -g 0 / linx-system -gdb tcp::0 -S: (process, port)."""
-    args = ([LINX_USER, "-g", "0", elf] if kind == "user" else
-            [LINX_SYSTEM, "-gdb", "tcp::0", "-S", "-kernel", elf])
+    args = ([LINX_USER, "-g", "0" + opts, elf] if kind == "user" else
+            [LINX_SYSTEM, "-gdb", "tcp::0" + opts, "-S", "-kernel", elf])
     p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     line = b""
     deadline = time.time() + TIMEOUT
@@ -492,6 +495,36 @@ def lldb_session(kind, elf, A):
     check(t + "runs to its end after detach with the written a0", rc == 7, (rc, emu, out))
 
 
+def lldb_linx_description():
+    """lldb on the pure Linx description (-g 0,tdesc=linx), with CFI in the
+    LinxISA LLVM numbering its dwarf_regnum attributes use."""
+    rv = riscv_copy(llvm_elf)
+    p, port = start("user", llvm_elf, ",tdesc=linx")
+    out = lldb(port, rv, [("regs", "register read pc sp bpc tq1"),
+                          (None, "breakpoint set -n leaf"),
+                          ("cont", "continue"),
+                          ("bt", "bt"),
+                          ("out", "thread step-out"),
+                          ("pc", "register read pc a0"),
+                          ("kill", "process kill")])
+    rc, emu = finish(p)
+    c = chunks(out)
+    A = LL
+    t = "lldb/linx description: "
+    check(t + "registers", lldb_reg(c.get("regs", ""), "pc") == A["_start"] and
+          lldb_reg(c.get("regs", ""), "bpc") == A["_start"] and "tq1 = " in c.get("regs", ""),
+          c.get("regs"))
+    check(t + "breakpoint", "frame #0: 0x%016x" % A["leaf_add"] in c.get("cont", ""),
+          c.get("cont"))
+    bt = c.get("bt", "")
+    check(t + "bt (LLVM register numbers)",
+          re.search(r"frame #1: 0x0*%x \S+`middle" % A["middle_ret"], bt) and
+          re.search(r"frame #2: 0x0*%x \S+`main" % A["main_ret"], bt), bt)
+    check(t + "step-out", lldb_reg(c.get("pc", ""), "pc") == A["middle_ret"] and
+          lldb_reg(c.get("pc", ""), "a0") == LEAF_RESULT, c.get("pc"))
+    check(t + "kill", rc == 137, (rc, emu))
+
+
 def lldb_kill_and_interrupt(kind):
     rv = riscv_copy(spin_elf)
     p, port = start(kind, spin_elf)
@@ -534,7 +567,8 @@ tests = [lambda: gdb_session("user", user_elf, L), lambda: gdb_session("virt", v
          lambda: gdb_kill_and_interrupt("user"), lambda: gdb_kill_and_interrupt("virt"),
          gdb_break_main_compiled,
          lambda: lldb_session("user", user_elf, L), lambda: lldb_session("virt", virt_elf, LV),
-         lambda: lldb_kill_and_interrupt("user"), lambda: lldb_kill_and_interrupt("virt")]
+         lambda: lldb_kill_and_interrupt("user"), lambda: lldb_kill_and_interrupt("virt"),
+         lldb_linx_description]
 for t in tests:
     try:
         t()

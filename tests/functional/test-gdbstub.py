@@ -651,6 +651,38 @@ def test_system():
     g.close()
 
 
+def test_linx_description():
+    """-g PORT,tdesc=linx: the pure Linx description, no RISC-V shape."""
+    p, port = start([LINX_USER, "-g", "0,tdesc=linx", loop_elf])
+    g = Gdb(port)
+    g.no_ack()
+    target = read_xml(g, "target.xml")
+    root = ET.fromstring(target)
+    check("linx: no architecture", root.find("architecture") is None, target[:300])
+    feats = [f.get("name") for f in root.findall("feature")]
+    check("linx: features", feats == ["org.linxisa.linx.core", "org.linxisa.linx.block",
+                                      "org.linxisa.linx.clockhands", "org.linxisa.linx.ssr"],
+          feats)
+    names = {r.get("name"): (f.get("name"), r.attrib) for f in root.findall("feature") for r in f}
+    check("linx: no padding", not {"t0", "t1", "t2"} & set(names), sorted(names))
+    check("linx: tp is an SSR", names["tp"][0] == "org.linxisa.linx.ssr", names["tp"])
+    # DWARF numbers of the LinxISA LLVM backend: Rn = n.
+    for n, dw in (("sp", 1), ("a0", 2), ("ra", 10), ("s0", 11), ("x3", 23)):
+        check("linx: dwarf_regnum " + n, names[n][1].get("dwarf_regnum") == str(dw), names[n])
+    regs = g.cmd("g")
+    check("linx: g matches", len(regs) == 16 * len(names) and b"x" not in regs, len(regs))
+    check("linx: pc", le64(g.cmd("p18")) == L["_start"], "")
+    check("linx: padding numbers unknown", g.cmd("p38").startswith(b"E"), "")
+    g.cmd("vKill;1")
+    rc, out, err = finish(p)
+    check("linx: killed", rc == 137, (rc, err))
+    g.close()
+    p = subprocess.run([LINX_USER, "-g", "0,tdesc=mips", loop_elf], capture_output=True,
+                       text=True, timeout=TIMEOUT)
+    check("bad tdesc option", p.returncode == 2 and "tdesc=compat or tdesc=linx" in p.stderr,
+          p.stderr)
+
+
 def test_options():
     p = subprocess.run([LINX_USER, "-g", "notaport", loop_elf], capture_output=True, text=True,
                        timeout=TIMEOUT)
@@ -667,7 +699,7 @@ def test_options():
           p.stdout)
 
 
-for t in (test_options, test_session_user, test_ctrl_c_and_kill, test_detach_and_close,
+for t in (test_options, test_linx_description, test_session_user, test_ctrl_c_and_kill, test_detach_and_close,
           test_traps, test_system):
     try:
         t()

@@ -843,12 +843,20 @@ static void test_options(void **state)
         int ret;
         const char *listen;
         bool wait;
+        GdbTdesc tdesc;
     } cases[] = {
         { GDB_MODE_USER, { "-g", "1234" }, 1, "1234", true },
         { GDB_MODE_USER, { "--g", "tcp::0" }, 1, "tcp::0", true },
         { GDB_MODE_USER, { "-g", "tcp:localhost:99" }, 1, "tcp:localhost:99", true },
         { GDB_MODE_USER, { "-g", "[::1]:99" }, 1, "[::1]:99", true },
         { GDB_MODE_USER, { "-g", "none" }, 1, NULL, false },
+        { GDB_MODE_USER, { "-g", "1234,tdesc=linx" }, 1, "1234,tdesc=linx", true, GDB_TDESC_LINX },
+        { GDB_MODE_USER, { "-g", "1234,tdesc=compat" }, 1, "1234,tdesc=compat", true },
+        { GDB_MODE_SYSTEM, { "-gdb", "tcp::1,tdesc=linx" }, 1, "tcp::1,tdesc=linx", false,
+          GDB_TDESC_LINX },
+        { GDB_MODE_USER, { "-g", "1234,tdesc=mips" }, -1, NULL, false },
+        { GDB_MODE_USER, { "-g", "1234,frob" }, -1, NULL, false },
+        { GDB_MODE_USER, { "-g", "1234," }, -1, NULL, false },
         { GDB_MODE_USER, { "-g", "65536" }, -1, NULL, false },
         { GDB_MODE_USER, { "-g", "-5" }, -1, NULL, false },
         { GDB_MODE_USER, { "-g", "tcp::" }, -1, NULL, false },
@@ -886,6 +894,8 @@ static void test_options(void **state)
             assert_null(cfg.listen);
         }
         assert_int_equal(cfg.wait, cases[k].wait);
+        assert_int_equal(cfg.tdesc, cases[k].tdesc);
+        assert_int_equal(cfg.mode, cases[k].listen || cases[k].wait ? cases[k].mode : 0);
     }
     /* -S without an address is refused. */
     GdbStubConfig cfg = { .wait = true };
