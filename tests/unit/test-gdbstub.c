@@ -43,6 +43,7 @@
 #define REPLY_TIMEOUT_MS 20000
 #define SYS_EXIT 93
 #define SYS_STOP_MACHINE 1000 /* test hook: a device-style stop request */
+#define SYS_FILL 1001         /* test hook: "the kernel" writes 8 x 0x77 at a1 */
 #define PC_REG 0x18
 #define S0_REG 0xb
 #define A0_REG 2
@@ -76,6 +77,11 @@ static bool acrc_hook(CPULinxState *env, unsigned type, void *opaque)
         env->exit_request = 1;
         *(bool *)opaque = true;
         return true;
+    }
+    if (env->gpr[LINX_REG_A7] == SYS_FILL) {
+        static const uint8_t fill[8] = { 0x77, 0x77, 0x77, 0x77, 0x77, 0x77, 0x77, 0x77 };
+        return guest_mem_write(env->mem, env->gpr[LINX_REG_A0 + 1], fill, sizeof(fill), NULL) ==
+               GM_OK;
     }
     return false;
 }
@@ -614,6 +620,80 @@ static void test_watchpoint(void **state)
     }
 }
 
+/* Stores other than plain ones stop before they write too: MSET checks
+ * its footprint, FENTRY stores through the TLB (its ra store at sp-8 may
+ * have landed: the template restarts, as after a fault, with sp not yet
+ * moved).  A write the guest does not make with a store (a system call)
+ * is seen after its instruction. */
+static const char templates_src[] =
+    "    .text\n"
+    "    .globl _start\n"
+    "_start:\n"
+    "    C.BSTART.STD\n"
+    "    addtpc buf, ->a0\n"
+    "    addi a0, buf, ->a0\n"
+    "    hl.lis 0x5a, ->a2\n"
+    "    hl.lis 64, ->a3\n"
+    "mset:\n"
+    "    MSET [a0, a2, a3]\n"
+    "    C.BSTART.STD\n"
+    "    hl.lis 7, ->s0\n"
+    "    BSTART CALL, f, ra=back\n"
+    "back:\n"
+    "    C.BSTART.STD\n"
+    "    addtpc buf, ->a1\n"
+    "    addi a1, buf, ->a1\n"
+    "    hl.lis 1001, ->a7\n"
+    "fill:\n"
+    "    acrc 1\n"
+    "after_fill:\n"
+    "    C.BSTOP\n"
+    "    C.BSTART.STD\n"
+    "    hl.lis 0, ->a0\n"
+    "    hl.lis 93, ->a7\n"
+    "    acrc 1\n"
+    "    C.BSTOP\n"
+    "f:\n"
+    "    FENTRY [ra ~ s0], sp!, 16\n"
+    "    FRET.STK [ra ~ s0], sp!, 16\n"
+    "    .data\n"
+    "buf:\n"
+    "    .zero 64\n";
+
+static void test_watch_templates(void **state)
+{
+    for (unsigned ai = 0; ai < NUM_ACCELS; ai++) {
+        LinxAccel a = accels[ai];
+        Rig r;
+        uint64_t buf, sp;
+        rig_start(&r, templates_src, a, false);
+        handshake(&r);
+        buf = sym(&r, "buf");
+        sp = reg(&r, 1);
+        /* MSET: the watched bytes are in the middle of its footprint. */
+        assert_string_equal(cmdf(&r, "Z2,%" PRIx64 ",8", buf + 40), "OK");
+        assert_non_null(strstr(cmd(&r, "c"), "watch:"));
+        assert_int_equal(reg(&r, PC_REG), sym(&r, "mset"));
+        assert_string_equal(cmdf(&r, "m%" PRIx64 ",4", buf), "00000000");
+        assert_string_equal(cmdf(&r, "z2,%" PRIx64 ",8", buf + 40), "OK");
+        /* FENTRY: s0 goes to [sp - 16] (of the caller's sp). */
+        assert_string_equal(cmdf(&r, "Z2,%" PRIx64 ",8", sp - 16), "OK");
+        assert_non_null(strstr(cmd(&r, "c"), "watch:"));
+        assert_int_equal(reg(&r, PC_REG), sym(&r, "f"));
+        assert_int_equal(reg(&r, 1), sp);
+        assert_string_equal(cmdf(&r, "m%" PRIx64 ",1", buf + 63), "5a"); /* MSET ran */
+        assert_string_equal(cmdf(&r, "z2,%" PRIx64 ",8", sp - 16), "OK");
+        /* The system call's write: after the acrc, the bytes written. */
+        assert_string_equal(cmdf(&r, "Z2,%" PRIx64 ",8", buf), "OK");
+        assert_non_null(strstr(cmd(&r, "c"), "watch:"));
+        assert_int_equal(reg(&r, PC_REG), sym(&r, "after_fill"));
+        assert_string_equal(cmdf(&r, "m%" PRIx64 ",2", buf), "7777");
+        send_pkt(&r, "c");
+        expect_exit(&r, "W00", EXCP_EXIT);
+        rig_free(&r);
+    }
+}
+
 /* Ctrl-C stops a guest spinning in chained (JIT) code. */
 static void test_interrupt(void **state)
 {
@@ -930,6 +1010,7 @@ int main(void)
         cmocka_unit_test(test_breakpoints),
         cmocka_unit_test(test_steps),
         cmocka_unit_test(test_watchpoint),
+        cmocka_unit_test(test_watch_templates),
         cmocka_unit_test(test_interrupt),
         cmocka_unit_test(test_close),
         cmocka_unit_test(test_traps),
