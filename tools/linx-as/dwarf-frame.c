@@ -18,7 +18,8 @@
  *     after FENTRY           CFA = sp + S; register i of the range saved
  *                            at CFA - 8 * (i + 1)
  *     after FEXIT            CFA = sp, registers restored, until the next
- *                            label (the tail-call block has none inside)
+ *                            label past the tail-call block's start (that
+ *                            block has none inside)
  *     the entry function     return address undefined: the outermost frame
  * Register numbers: LINX_DWARF_DEBUGGER by default, the numbers stock gdb
  * (riscv:rv64) and the gdb stub's compat description use; --dwarf-regs=llvm
@@ -107,6 +108,7 @@ static void fde(LinxAs *as, const AsFunc *f, DwBuf *b)
     uint8_t regs[LINX_NUM_GPRS];
     unsigned nregs = 0;
     bool after_fexit = false;
+    uint64_t fexit_end = 0;
 
     dw_le(b, 0, 4); /* length, patched */
     body = b->len;
@@ -126,7 +128,7 @@ static void fde(LinxAs *as, const AsFunc *f, DwBuf *b)
         if (st->sec != f->sec || st->off < f->start || st->off >= f->end || st->failed) {
             continue;
         }
-        if (after_fexit && st->kind == AS_ST_LABEL) {
+        if (after_fexit && st->kind == AS_ST_LABEL && st->off > fexit_end) {
             advance(b, &loc, sec->addr + st->off);
             dw_u8(b, DW_CFA_restore_state);
             after_fexit = false;
@@ -161,6 +163,7 @@ static void fde(LinxAs *as, const AsFunc *f, DwBuf *b)
                 }
             }
             after_fexit = true;
+            fexit_end = st->off + insn.len;
         }
     }
     pad8(b, len_off);
