@@ -26,46 +26,45 @@
 #include "linx-as.h"
 #include "util/elf-file.h"
 
-static const char src[] =
-    "    .text\n"                          /* 1 */
-    "    .globl _start\n"                  /* 2 */
-    "_start:\n"                            /* 3 */
-    "    C.BSTART.STD FALL\n"              /* 4 */
-    "l5:\n"                                /* 5 */
-    "    hl.lis 5, ->a0\n"                 /* 6 */
-    "l7:\n"                                /* 7 */
-    "    BSTART CALL, helper, ra=back\n"   /* 8 */
-    "back:\n"                              /* 9 */
-    "    C.BSTART DIRECT, back\n"          /* 10 */
-    "helper:\n"                            /* 11 */
-    "    FENTRY [ra ~ s2], sp!, 48\n"      /* 12 */
-    "h13:\n"                               /* 13 */
-    "    C.BSTART.STD FALL\n"              /* 14 */
-    "    FEXIT [ra ~ s2], sp!, 48\n"       /* 15 */
-    "tail:\n"                              /* 16 */
-    "    C.BSTART DIRECT, other\n"         /* 17 */
-    "inframe:\n"                           /* 18 */
-    "    FRET.STK [ra ~ s2], sp!, 48\n"    /* 19 */
-    "    .type typed, @function\n"         /* 20 */
-    "    .size typed, 4\n"                 /* 21 */
-    "typed:\n"                             /* 22 */
-    "    C.BSTART.STD FALL\n"              /* 23 */
-    "    C.BSTOP\n"                        /* 24 */
-    "    .section .text.other\n"           /* 25 */
-    "    .globl other\n"                   /* 26 */
-    "other:\n"                             /* 27 */
-    "    C.BSTART DIRECT, other\n"         /* 28 */
-    "    .data\n"                          /* 29 */
-    "counter:\n"                           /* 30 */
-    "    .quad 0\n"                        /* 31 */
-    "    .p2align 4\n"                     /* 32 */
-    "pair:\n"                              /* 33 */
-    "    .word 1, 2\n"                     /* 34 */
-    "end_marker:\n"                        /* 35 */
-    "    .section .rodata\n"               /* 36 */
-    "msg:\n"                               /* 37 */
-    "    .asciz \"hi\"\n"                  /* 38 */
-    "    .comm pool, 24, 8\n";             /* 39 */
+static const char src[] = "    .text\n"                        /* 1 */
+                          "    .globl _start\n"                /* 2 */
+                          "_start:\n"                          /* 3 */
+                          "    C.BSTART.STD FALL\n"            /* 4 */
+                          "l5:\n"                              /* 5 */
+                          "    hl.lis 5, ->a0\n"               /* 6 */
+                          "l7:\n"                              /* 7 */
+                          "    BSTART CALL, helper, ra=back\n" /* 8 */
+                          "back:\n"                            /* 9 */
+                          "    C.BSTART DIRECT, back\n"        /* 10 */
+                          "helper:\n"                          /* 11 */
+                          "    FENTRY [ra ~ s2], sp!, 48\n"    /* 12 */
+                          "h13:\n"                             /* 13 */
+                          "    C.BSTART.STD FALL\n"            /* 14 */
+                          "    FEXIT [ra ~ s2], sp!, 48\n"     /* 15 */
+                          "tail:\n"                            /* 16 */
+                          "    C.BSTART DIRECT, other\n"       /* 17 */
+                          "inframe:\n"                         /* 18 */
+                          "    FRET.STK [ra ~ s2], sp!, 48\n"  /* 19 */
+                          "    .type typed, @function\n"       /* 20 */
+                          "    .size typed, 4\n"               /* 21 */
+                          "typed:\n"                           /* 22 */
+                          "    C.BSTART.STD FALL\n"            /* 23 */
+                          "    C.BSTOP\n"                      /* 24 */
+                          "    .section .text.other\n"         /* 25 */
+                          "    .globl other\n"                 /* 26 */
+                          "other:\n"                           /* 27 */
+                          "    C.BSTART DIRECT, other\n"       /* 28 */
+                          "    .data\n"                        /* 29 */
+                          "counter:\n"                         /* 30 */
+                          "    .quad 0\n"                      /* 31 */
+                          "    .p2align 4\n"                   /* 32 */
+                          "pair:\n"                            /* 33 */
+                          "    .word 1, 2\n"                   /* 34 */
+                          "end_marker:\n"                      /* 35 */
+                          "    .section .rodata\n"             /* 36 */
+                          "msg:\n"                             /* 37 */
+                          "    .asciz \"hi\"\n"                /* 38 */
+                          "    .comm pool, 24, 8\n";           /* 39 */
 
 typedef struct Out {
     LinxAs *as;
@@ -335,7 +334,7 @@ static void test_line_table(void **state)
         const char *label; /* the label right before the instruction */
         unsigned line;
     } rows[] = {
-        { "_start", 4 }, { "l5", 6 }, { "l7", 8 }, { "back", 10 }, { "helper", 12 },
+        { "_start", 4 }, { "l5", 6 },    { "l7", 8 },       { "back", 10 },  { "helper", 12 },
         { "h13", 14 },   { "tail", 17 }, { "inframe", 19 }, { "typed", 23 }, { "other", 28 },
     };
     uint64_t size = 0;

@@ -183,7 +183,7 @@ void as_dwarf_frame(LinxAs *as, const AsSymInfo *info, DwBuf *b)
     dw_u8(b, CIE_VERSION);
     dw_u8(b, 0); /* augmentation "" */
     dw_u8(b, ADDR_SIZE);
-    dw_u8(b, 0); /* segment selector size */
+    dw_u8(b, 0);   /* segment selector size */
     dw_uleb(b, 1); /* code alignment factor */
     dw_sleb(b, DATA_ALIGN);
     dw_uleb(b, (uint64_t)ra);

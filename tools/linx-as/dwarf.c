@@ -314,41 +314,50 @@ static void abbrev(DwBuf *b, unsigned code, unsigned tag, bool children, const u
 
 static void build_abbrev(DwBuf *b)
 {
+    /* clang-format off: attribute, form pairs */
     static const uint16_t cu_lowhigh[] = {
-        DW_AT_producer,  DW_FORM_string,     DW_AT_language, DW_FORM_data2,
-        DW_AT_name,      DW_FORM_string,     DW_AT_comp_dir, DW_FORM_string,
-        DW_AT_stmt_list, DW_FORM_sec_offset, DW_AT_low_pc,   DW_FORM_addr,
-        DW_AT_high_pc,   DW_FORM_data8,      0,
+        DW_AT_producer, DW_FORM_string, DW_AT_language, DW_FORM_data2,   DW_AT_name,
+        DW_FORM_string, DW_AT_comp_dir, DW_FORM_string, DW_AT_stmt_list, DW_FORM_sec_offset,
+        DW_AT_low_pc,   DW_FORM_addr,   DW_AT_high_pc,  DW_FORM_data8,   0,
     };
     static const uint16_t cu_ranges[] = {
-        DW_AT_producer,  DW_FORM_string,     DW_AT_language, DW_FORM_data2,
-        DW_AT_name,      DW_FORM_string,     DW_AT_comp_dir, DW_FORM_string,
-        DW_AT_stmt_list, DW_FORM_sec_offset, DW_AT_low_pc,   DW_FORM_addr,
-        DW_AT_ranges,    DW_FORM_sec_offset, 0,
+        DW_AT_producer, DW_FORM_string, DW_AT_language, DW_FORM_data2,      DW_AT_name,
+        DW_FORM_string, DW_AT_comp_dir, DW_FORM_string, DW_AT_stmt_list,    DW_FORM_sec_offset,
+        DW_AT_low_pc,   DW_FORM_addr,   DW_AT_ranges,   DW_FORM_sec_offset, 0,
     };
     static const uint16_t subprogram[] = {
-        DW_AT_name,     DW_FORM_string, DW_AT_low_pc,    DW_FORM_addr,
-        DW_AT_high_pc,  DW_FORM_data8,  DW_AT_external,  DW_FORM_flag,
-        DW_AT_decl_file, DW_FORM_data4, DW_AT_decl_line, DW_FORM_data4,
+        DW_AT_name,
+        DW_FORM_string,
+        DW_AT_low_pc,
+        DW_FORM_addr,
+        DW_AT_high_pc,
+        DW_FORM_data8,
+        DW_AT_external,
+        DW_FORM_flag,
+        DW_AT_decl_file,
+        DW_FORM_data4,
+        DW_AT_decl_line,
+        DW_FORM_data4,
         0,
     };
     static const uint16_t base_type[] = {
-        DW_AT_name, DW_FORM_string, DW_AT_encoding, DW_FORM_data1,
-        DW_AT_byte_size, DW_FORM_data1, 0,
-    };
-    static const uint16_t cu_data[] = {
-        DW_AT_producer, DW_FORM_string, DW_AT_language, DW_FORM_data2,
-        DW_AT_name,     DW_FORM_string, DW_AT_comp_dir, DW_FORM_string, 0,
-    };
-    static const uint16_t array[] = { DW_AT_type, DW_FORM_ref4, 0 };
-    static const uint16_t subrange[] = { DW_AT_type, DW_FORM_ref4, DW_AT_upper_bound,
-                                         DW_FORM_data8, 0 };
-    /* No decl_file/decl_line: the data unit has no line table. */
-    static const uint16_t variable[] = {
-        DW_AT_name,     DW_FORM_string, DW_AT_type,     DW_FORM_ref4,
-        DW_AT_external, DW_FORM_flag,   DW_AT_location, DW_FORM_exprloc,
+        DW_AT_name, DW_FORM_string, DW_AT_encoding, DW_FORM_data1, DW_AT_byte_size, DW_FORM_data1,
         0,
     };
+    static const uint16_t cu_data[] = {
+        DW_AT_producer, DW_FORM_string, DW_AT_language,
+        DW_FORM_data2,  DW_AT_name,     DW_FORM_string,
+        DW_AT_comp_dir, DW_FORM_string, 0,
+    };
+    static const uint16_t array[] = { DW_AT_type, DW_FORM_ref4, 0 };
+    static const uint16_t subrange[] = { DW_AT_type, DW_FORM_ref4, DW_AT_upper_bound, DW_FORM_data8,
+                                         0 };
+    /* No decl_file/decl_line: the data unit has no line table. */
+    static const uint16_t variable[] = {
+        DW_AT_name,     DW_FORM_string,  DW_AT_type, DW_FORM_ref4, DW_AT_external, DW_FORM_flag,
+        DW_AT_location, DW_FORM_exprloc, 0,
+    };
+    /* clang-format on */
 
     abbrev(b, AB_CU_LOWHIGH, DW_TAG_compile_unit, true, cu_lowhigh);
     abbrev(b, AB_CU_RANGES, DW_TAG_compile_unit, true, cu_ranges);

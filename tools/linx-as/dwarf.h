@@ -34,14 +34,14 @@ typedef struct AsFunc {
 typedef struct AsObject {
     uint32_t sym;
     uint64_t size;
-    uint8_t unit;        /* element bytes (1, 2, 4, 8) of the data directives; 0: mixed */
-    bool string;         /* only .ascii/.asciz/.string */
-    bool fill;           /* only .zero/.space/.skip/.fill or .comm */
+    uint8_t unit; /* element bytes (1, 2, 4, 8) of the data directives; 0: mixed */
+    bool string;  /* only .ascii/.asciz/.string */
+    bool fill;    /* only .zero/.space/.skip/.fill or .comm */
     uint32_t file, line;
 } AsObject;
 
 typedef struct AsSymInfo {
-    AsFunc *funcs;       /* by section, then offset */
+    AsFunc *funcs; /* by section, then offset */
     uint32_t nfuncs;
     AsObject *objs;
     uint32_t nobjs;

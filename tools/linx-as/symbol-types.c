@@ -100,9 +100,9 @@ static int data_unit(const AsStmt *st)
         const char *name;
         int unit;
     } dirs[] = {
-        { "byte", 1 },  { "2byte", 2 }, { "half", 2 },   { "hword", 2 },  { "short", 2 },
-        { "4byte", 4 }, { "word", 4 },  { "long", 4 },   { "int", 4 },    { "8byte", 8 },
-        { "quad", 8 },  { "dword", 8 }, { "ascii", 0 },  { "asciz", 0 },  { "string", 0 },
+        { "byte", 1 },  { "2byte", 2 },  { "half", 2 },  { "hword", 2 }, { "short", 2 },
+        { "4byte", 4 }, { "word", 4 },   { "long", 4 },  { "int", 4 },   { "8byte", 8 },
+        { "quad", 8 },  { "dword", 8 },  { "ascii", 0 }, { "asciz", 0 }, { "string", 0 },
         { "zero", -1 }, { "space", -1 }, { "skip", -1 }, { "fill", -1 },
     };
     char w[16];
@@ -124,8 +124,12 @@ static int data_unit(const AsStmt *st)
 static AsObject object_at(const LinxAs *as, uint32_t li)
 {
     const AsStmt *lab = &as->stmts[li];
-    AsObject o = { .sym = lab->sym, .unit = 0xff, .string = true, .fill = true,
-                   .file = lab->file, .line = lab->line };
+    AsObject o = { .sym = lab->sym,
+                   .unit = 0xff,
+                   .string = true,
+                   .fill = true,
+                   .file = lab->file,
+                   .line = lab->line };
     uint64_t end = lab->off;
     bool any = false;
 
@@ -202,9 +206,11 @@ void as_symbols_classify(LinxAs *as, AsSymInfo *info)
             if (s->type == AS_STT_FUNC ||
                 (s->type == AS_STT_NOTYPE && (s->bind != AS_STB_LOCAL || called[st->sym]))) {
                 s->type = AS_STT_FUNC;
-                info->funcs[nf++] = (AsFunc){ .sym = st->sym, .sec = st->sec,
+                info->funcs[nf++] = (AsFunc){ .sym = st->sym,
+                                              .sec = st->sec,
                                               .start = (uint64_t)s->value,
-                                              .file = st->file, .line = st->line };
+                                              .file = st->file,
+                                              .line = st->line };
             }
         } else if ((as->secs[st->sec].flags & ELF_SHF_ALLOC) &&
                    (s->type == AS_STT_NOTYPE || s->type == AS_STT_OBJECT)) {
@@ -225,16 +231,17 @@ void as_symbols_classify(LinxAs *as, AsSymInfo *info)
     for (uint32_t k = 0; k < as->nsyms; k++) {
         const AsSymbol *s = &as->syms[k];
         bool seen = false;
-        if (!s->defined || s->type != AS_STT_OBJECT || !s->has_size || s->size == 0 ||
-            s->sec < 0 || as->secs[s->sec].type != ELF_SHT_NOBITS) {
+        if (!s->defined || s->type != AS_STT_OBJECT || !s->has_size || s->size == 0 || s->sec < 0 ||
+            as->secs[s->sec].type != ELF_SHT_NOBITS) {
             continue;
         }
         for (uint32_t j = 0; j < no && !seen; j++) {
             seen = info->objs[j].sym == k;
         }
         if (!seen) {
-            info->objs[no++] = (AsObject){ .sym = k, .size = s->size, .fill = true,
-                                           .file = s->def_file, .line = s->def_line };
+            info->objs[no++] = (AsObject){
+                .sym = k, .size = s->size, .fill = true, .file = s->def_file, .line = s->def_line
+            };
         }
     }
     /* Function sizes: to the next function of the section, or its end. */
