@@ -307,6 +307,13 @@ static const char *bp_insert(GdbStub *s, CPULinxState *env, unsigned type, uint6
     if (!env->exec) {
         return GDB_ERR_INVAL;
     }
+    /* Breakpoints are checked at instruction starts: one inside an
+     * instruction would never stop.  Refused, so the client says it could
+     * not insert it (gdb's riscv:rv64 prologue analyser, run on Linx bytes
+     * after `set architecture riscv:rv64`, lands inside instructions). */
+    if (!gdb_insn_boundary(s, env, addr)) {
+        return GDB_ERR_INVAL;
+    }
     if (!gdb_bp_at(s, addr, NULL)) {
         if (g_hash_table_size(s->bps) >= GDB_MAX_BREAKPOINTS) {
             return GDB_ERR_NOSPC;

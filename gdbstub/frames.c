@@ -153,6 +153,26 @@ const GdbSym *gdb_symbol_named(const GdbStub *s, const char *name)
     return NULL;
 }
 
+bool gdb_insn_boundary(const GdbStub *s, CPULinxState *env, uint64_t addr)
+{
+    const GdbSym *f = gdb_symbol_at(s, addr, true);
+    uint64_t pc;
+
+    if (!f) {
+        return true; /* nothing known to measure from */
+    }
+    /* Lengths come from each first halfword (decode.h), so a linear walk
+     * from the function's start finds every boundary before @addr. */
+    for (pc = f->addr; pc < addr;) {
+        uint8_t hw[HALFWORD];
+        if (!env->mem || guest_mem_debug_rw(env->mem, pc, hw, HALFWORD, false) != GM_OK) {
+            return true;
+        }
+        pc += linx_insn_length((uint16_t)(hw[0] | hw[1] << 8));
+    }
+    return pc == addr;
+}
+
 /* ---- Frame walk ---- */
 
 static bool read_u64(CPULinxState *env, uint64_t addr, uint64_t *v)

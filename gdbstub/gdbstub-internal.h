@@ -256,6 +256,9 @@ void gdb_symbols_free(GdbStub *s);
 /* The symbol covering @addr (functions only when @func), or NULL. */
 const GdbSym *gdb_symbol_at(const GdbStub *s, uint64_t addr, bool func);
 const GdbSym *gdb_symbol_named(const GdbStub *s, const char *name);
+/* Is @addr an instruction boundary of the function holding it?  (True
+ * when no function symbol covers it: nothing to measure from.) */
+bool gdb_insn_boundary(const GdbStub *s, CPULinxState *env, uint64_t addr);
 /* Decode the instruction at @pc (debugger access); false when unreadable
  * or illegal. */
 bool gdb_decode_at(CPULinxState *env, uint64_t pc, LinxInsn *insn);

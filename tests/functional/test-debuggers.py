@@ -408,6 +408,25 @@ def gdb_break_main_compiled():
           re.search(r"#0\s+0x0*%x in main\+0x0" % main, c.get("bt", "")) and
           re.search(r"in _start\+0x", c.get("bt", "")), c.get("bt"))
     check("gdb/compiled: killed", rc == 137, (rc, emu))
+    # With `set architecture riscv:rv64` before `file` (what addresses above
+    # 4 GiB need) gdb's RISC-V prologue analyser reads Linx bytes and puts
+    # `break main` inside an instruction: the stub refuses it, so gdb says
+    # so instead of never stopping; `break *main` stops at main.
+    p, port = start("user", ALGORITHMS)
+    out = gdb(port, None, [(None, "set architecture riscv:rv64"), (None, "file " + ALGORITHMS),
+                           ("break", "break main"), ("cont", "continue"), (None, "delete"),
+                           ("break2", "break *main"), ("cont2", "continue"), ("pc", "p/x $pc"),
+                           ("kill", "kill")])
+    rc, emu = finish(p)
+    c = chunks(out)
+    m = re.search(r"Breakpoint 1 at (0x[0-9a-f]+)", c.get("break", ""))
+    check("gdb/compiled rv64: the analyser's address is inside main", m and
+          main < int(m.group(1), 16) < main + 16, c.get("break"))
+    check("gdb/compiled rv64: refused, and gdb says so", "Cannot insert breakpoint 1" in
+          c.get("cont", ""), c.get("cont"))
+    check("gdb/compiled rv64: break *main stops at main", gdb_value(c.get("pc", "")) == main,
+          c.get("cont2", "") + c.get("pc", ""))
+    check("gdb/compiled rv64: killed", rc == 137, (rc, emu))
 
 
 # ---------------------------------------------------------------- lldb

@@ -417,6 +417,13 @@ def test_session_user():
     code = g.cmd("m%x,2" % L["_start"])
     check("m code", code == b"0008", code)
 
+    # Breakpoints go on instruction starts: inside hl.lis (6 bytes at
+    # _start+2) is refused, since it could never stop.
+    check("Z0 inside an instruction refused", g.cmd("Z0,%x,2" % (L["_start"] + 4)).startswith(b"E"),
+          "")
+    check("Z0 at its start", g.cmd("Z0,%x,2" % (L["_start"] + 2)) == b"OK" and
+          g.cmd("z0,%x,2" % (L["_start"] + 2)) == b"OK", "")
+
     # Breakpoint in the loop body: hit, hit again, removed.
     check("Z0", g.cmd("Z0,%x,2" % L["body"]) == b"OK", "")
     r = g.cmd("c")
