@@ -172,7 +172,7 @@ def gdb(port, elf, steps, interrupt_after=None):
                 if not d:
                     break
                 text += d
-        time.sleep(0.5)  # let the guest run
+        time.sleep(1.0)  # gdb sends the continue; the guest runs
         p.send_signal(signal.SIGINT)
     try:
         out, _ = p.communicate(timeout=TIMEOUT)
