@@ -272,7 +272,7 @@ int main(int argc, char **argv)
             o.debug_info = true;
         } else if (is_opt(a, "--dwarf-regs")) {
             if (!(v = opt_value(argc, argv, &i, "--dwarf-regs"))) {
-                return EXIT_USAGE;
+                goto bad;
             }
             if (strcmp(v, "compat") == 0) {
                 o.dwarf_regs = LINX_DWARF_DEBUGGER;
@@ -280,7 +280,7 @@ int main(int argc, char **argv)
                 o.dwarf_regs = LINX_DWARF_LLVM;
             } else {
                 fprintf(stderr, "linx-as: bad option: --dwarf-regs=%s (compat or llvm)\n", v);
-                return EXIT_USAGE;
+                goto bad;
             }
         } else if (strcmp(a, "--legacy") == 0 || strcmp(a, "--legacy-dtype") == 0) {
             o.insn_flags |= LINX_ASM_F_LEGACY;
