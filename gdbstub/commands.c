@@ -28,6 +28,16 @@
 /* Bound of the register table (regs.c has fewer). */
 #define GDB_MAX_REGS 128
 
+/* The triples lldb is told (qHostInfo): no operating system for linx-user
+ * either.  With "linux" lldb 14 takes its Linux loader, which leaves the
+ * program's module unloaded (without qXfer:auxv) or sets a breakpoint at
+ * the entry the guest is stopped at and runs on (with it), and reads stop
+ * signals as Linux numbers (the protocol's are gdb's: SIGBUS is 10); an
+ * OS-less triple gets the static loader and gdb's signal numbering
+ * (decisions.md G10). */
+#define GDB_TRIPLE_USER "riscv64-unknown-elf"
+#define GDB_TRIPLE_SYSTEM "riscv64-unknown-none-elf"
+
 static const char supported_reply[] = "PacketSize=4000;qXfer:features:read+;swbreak+;hwbreak+;"
                                       "vContSupported+;QStartNoAckMode+";
 _Static_assert(GDB_MAX_PACKET == 0x4000, "PacketSize in supported_reply");
@@ -109,11 +119,22 @@ static bool thread_ok(const char *p)
 
 /* ---- Registers ---- */
 
+/* Register @n in a reply: its value, or 'x' digits ("unavailable") for
+ * the compat description's padding registers. */
+static void append_reg(GdbStub *s, CPULinxState *env, unsigned n)
+{
+    if (gdb_reg_is_padding(n)) {
+        g_string_append(s->reply, "xxxxxxxxxxxxxxxx");
+    } else {
+        gdb_hex_append_le64(s->reply, gdb_reg_read(env, n));
+    }
+}
+
 static void cmd_read_registers(GdbStub *s, CPULinxState *env)
 {
     g_string_truncate(s->reply, 0);
-    for (unsigned n = 0; n < gdb_reg_count(); n++) {
-        gdb_hex_append_le64(s->reply, gdb_reg_read(env, n));
+    for (unsigned n = 0; n < gdb_reg_count(s->cfg.tdesc); n++) {
+        append_reg(s, env, n);
     }
     gdb_send_reply(s);
 }
@@ -124,12 +145,14 @@ static void cmd_write_registers(GdbStub *s, CPULinxState *env, const char *p, si
     size_t n = len / digits;
     uint64_t v[GDB_MAX_REGS];
 
-    if (len % digits || n > gdb_reg_count() || n > GDB_MAX_REGS) {
+    if (len % digits || n > gdb_reg_count(s->cfg.tdesc) || n > GDB_MAX_REGS) {
         gdb_reply_str(s, GDB_ERR_INVAL);
         return;
     }
     for (size_t i = 0; i < n; i++) {
-        if (!gdb_parse_le64(p + i * digits, &v[i])) {
+        if (gdb_reg_is_padding((unsigned)i)) {
+            v[i] = 0; /* sent back as 'x' digits or anything: ignored */
+        } else if (!gdb_parse_le64(p + i * digits, &v[i])) {
             gdb_reply_str(s, GDB_ERR_INVAL);
             return;
         }
@@ -145,12 +168,12 @@ static void cmd_read_register(GdbStub *s, CPULinxState *env, const char *p)
 {
     uint64_t n;
 
-    if (!gdb_parse_hex(&p, &n) || *p || n >= gdb_reg_count()) {
+    if (!gdb_parse_hex(&p, &n) || *p || n >= gdb_reg_count(s->cfg.tdesc)) {
         gdb_reply_str(s, GDB_ERR_INVAL);
         return;
     }
     g_string_truncate(s->reply, 0);
-    gdb_hex_append_le64(s->reply, gdb_reg_read(env, (unsigned)n));
+    append_reg(s, env, (unsigned)n);
     gdb_send_reply(s);
 }
 
@@ -158,7 +181,7 @@ static void cmd_write_register(GdbStub *s, CPULinxState *env, const char *p)
 {
     uint64_t n, v;
 
-    if (!gdb_parse_hex(&p, &n) || *p++ != '=' || n >= gdb_reg_count() ||
+    if (!gdb_parse_hex(&p, &n) || *p++ != '=' || n >= gdb_reg_count(s->cfg.tdesc) ||
         strlen(p) != GDB_REG_BYTES * HEX_PER_BYTE || !gdb_parse_le64(p, &v)) {
         gdb_reply_str(s, GDB_ERR_INVAL);
         return;
@@ -284,6 +307,13 @@ static const char *bp_insert(GdbStub *s, CPULinxState *env, unsigned type, uint6
     if (!env->exec) {
         return GDB_ERR_INVAL;
     }
+    /* Breakpoints are checked at instruction starts: one inside an
+     * instruction would never stop.  Refused, so the client says it could
+     * not insert it (gdb's riscv:rv64 prologue analyser, run on Linx bytes
+     * after `set architecture riscv:rv64`, lands inside instructions). */
+    if (!gdb_insn_boundary(s, env, addr)) {
+        return GDB_ERR_INVAL;
+    }
     if (!gdb_bp_at(s, addr, NULL)) {
         if (g_hash_table_size(s->bps) >= GDB_MAX_BREAKPOINTS) {
             return GDB_ERR_NOSPC;
@@ -345,6 +375,10 @@ void gdb_watch_remove_all(GdbStub *s)
         g_free(s->watch[i].old);
     }
     s->nwatch = 0;
+    s->watch_pending = false;
+    if (s->env && s->env->exec) {
+        linx_exec_watch_remove_all(s->env->exec);
+    }
 }
 
 static const char *watch_insert(GdbStub *s, CPULinxState *env, uint64_t addr, uint64_t len)
@@ -362,6 +396,11 @@ static const char *watch_insert(GdbStub *s, CPULinxState *env, uint64_t addr, ui
     if (s->nwatch >= GDB_MAX_WATCHPOINTS) {
         return GDB_ERR_NOSPC;
     }
+    /* Stores into it stop before they happen (tcg/exec.h); the byte
+     * compare after each step catches writes made another way. */
+    if (env->exec && !linx_exec_watch_insert(env->exec, addr, len)) {
+        return GDB_ERR_NOSPC;
+    }
     w = &s->watch[s->nwatch++];
     w->addr = addr;
     w->len = len;
@@ -370,10 +409,13 @@ static const char *watch_insert(GdbStub *s, CPULinxState *env, uint64_t addr, ui
     return "OK";
 }
 
-static const char *watch_remove(GdbStub *s, uint64_t addr, uint64_t len)
+static const char *watch_remove(GdbStub *s, CPULinxState *env, uint64_t addr, uint64_t len)
 {
     for (unsigned i = 0; i < s->nwatch; i++) {
         if (s->watch[i].addr == addr && s->watch[i].len == len) {
+            if (env->exec) {
+                linx_exec_watch_remove(env->exec, addr, len);
+            }
             g_free(s->watch[i].old);
             s->watch[i] = s->watch[--s->nwatch];
             break;
@@ -398,7 +440,7 @@ static void cmd_breakpoint(GdbStub *s, CPULinxState *env, const char *p, bool in
         gdb_reply_str(s, insert ? bp_insert(s, env, (unsigned)type, addr) : bp_remove(s, env, addr));
         return;
     case GDB_WP_WRITE:
-        gdb_reply_str(s, insert ? watch_insert(s, env, addr, kind) : watch_remove(s, addr, kind));
+        gdb_reply_str(s, insert ? watch_insert(s, env, addr, kind) : watch_remove(s, env, addr, kind));
         return;
     default:
         /* Read and access watchpoints need a memory-access hook the engine
@@ -495,7 +537,29 @@ static void cmd_qsupported(GdbStub *s, const char *p)
 {
     s->client_swbreak = strstr(p, "swbreak+") != NULL;
     s->client_hwbreak = strstr(p, "hwbreak+") != NULL;
-    gdb_reply_str(s, supported_reply);
+    g_string_assign(s->reply, supported_reply);
+    if (s->auxv) {
+        g_string_append(s->reply, ";qXfer:auxv:read+");
+    }
+    gdb_send_reply(s);
+}
+
+/* A qXfer read reply: the part of @data at [off, off + len) as "m" (more
+ * follows) or "l" (the last part). */
+static void xfer_reply(GdbStub *s, const char *data, size_t size, uint64_t off, uint64_t len)
+{
+    if (len > GDB_MAX_XFER) {
+        len = GDB_MAX_XFER;
+    }
+    if (off >= size) {
+        gdb_reply_str(s, "l");
+    } else {
+        size_t n = (size_t)MIN(len, size - off);
+        GString *b = g_string_new(off + n < size ? "m" : "l");
+        g_string_append_len(b, data + off, (gssize)n);
+        gdb_send_binary(s, (const uint8_t *)b->str, b->len);
+        g_string_free(b, TRUE);
+    }
 }
 
 /* qXfer:features:read:ANNEX:OFFSET,LENGTH */
@@ -505,7 +569,6 @@ static void cmd_qxfer_features(GdbStub *s, const char *p)
     uint64_t off, len;
     char annex[64];
     char *xml;
-    size_t xlen;
 
     if (!colon || (size_t)(colon - p) >= sizeof(annex) ||
         !parse_addr_len(colon + 1, 0, &off, &len, NULL)) {
@@ -514,25 +577,26 @@ static void cmd_qxfer_features(GdbStub *s, const char *p)
     }
     memcpy(annex, p, (size_t)(colon - p));
     annex[colon - p] = 0;
-    xml = gdb_xml_annex(annex);
+    xml = gdb_xml_annex(s->cfg.tdesc, annex);
     if (!xml) {
         gdb_reply_str(s, "E00");
         return;
     }
-    xlen = strlen(xml);
-    if (len > GDB_MAX_XFER) {
-        len = GDB_MAX_XFER;
-    }
-    if (off >= xlen) {
-        gdb_reply_str(s, "l");
-    } else {
-        size_t n = (size_t)MIN(len, xlen - off);
-        GString *b = g_string_new(off + n < xlen ? "m" : "l");
-        g_string_append_len(b, xml + off, (gssize)n);
-        gdb_send_binary(s, (const uint8_t *)b->str, b->len);
-        g_string_free(b, TRUE);
-    }
+    xfer_reply(s, xml, strlen(xml), off, len);
     g_free(xml);
+}
+
+/* qXfer:auxv:read::OFFSET,LENGTH (linx-user: the process's auxiliary
+ * vector, which lldb's and gdb's Linux code read for the entry point). */
+static void cmd_qxfer_auxv(GdbStub *s, const char *p)
+{
+    uint64_t off, len;
+
+    if (!s->auxv || p[0] != ':' || !parse_addr_len(p + 1, 0, &off, &len, NULL)) {
+        gdb_reply_str(s, "E00");
+        return;
+    }
+    xfer_reply(s, (const char *)s->auxv, s->auxv_len, off, len);
 }
 
 /* qRcmd,HEX */
@@ -556,6 +620,21 @@ static void cmd_qrcmd(GdbStub *s, CPULinxState *env, const char *p)
     g_free(cmd);
 }
 
+/* lldb's host description.  lldb 14 uses a target description only for
+ * an architecture it knows (docs/gdbstub.md): the triple says riscv64 in
+ * both descriptions.
+ * Watchpoints report before the access (run.c), which lldb must be told,
+ * or it re-enables the watchpoint without stepping and hits it forever. */
+static void cmd_qhostinfo(GdbStub *s)
+{
+    const char *triple = s->cfg.mode == GDB_MODE_SYSTEM ? GDB_TRIPLE_SYSTEM : GDB_TRIPLE_USER;
+
+    g_string_assign(s->reply, "triple:");
+    gdb_hex_append(s->reply, (const uint8_t *)triple, strlen(triple));
+    g_string_append(s->reply, ";endian:little;ptrsize:8;watchpoint_exceptions_received:before;");
+    gdb_send_reply(s);
+}
+
 static void cmd_query(GdbStub *s, CPULinxState *env, const char *p)
 {
     const char *rest;
@@ -564,6 +643,8 @@ static void cmd_query(GdbStub *s, CPULinxState *env, const char *p)
         cmd_qsupported(s, rest);
     } else if ((rest = gdb_skip_prefix(p, "qXfer:features:read:"))) {
         cmd_qxfer_features(s, rest);
+    } else if ((rest = gdb_skip_prefix(p, "qXfer:auxv:read:"))) {
+        cmd_qxfer_auxv(s, rest);
     } else if (!strcmp(p, "qAttached") || gdb_skip_prefix(p, "qAttached:")) {
         gdb_reply_str(s, "1");
     } else if (!strcmp(p, "qC")) {
@@ -581,6 +662,12 @@ static void cmd_query(GdbStub *s, CPULinxState *env, const char *p)
         gdb_reply_str(s, "OK");
     } else if ((rest = gdb_skip_prefix(p, "qRcmd,"))) {
         cmd_qrcmd(s, env, rest);
+    } else if (!strcmp(p, "qHostInfo")) {
+        cmd_qhostinfo(s);
+    } else if (!strcmp(p, "qWatchpointSupportInfo") ||
+               gdb_skip_prefix(p, "qWatchpointSupportInfo:")) {
+        g_string_printf(s->reply, "num:%u;", GDB_MAX_WATCHPOINTS);
+        gdb_send_reply(s);
     } else {
         gdb_reply_str(s, "");
     }
@@ -660,7 +747,10 @@ GdbResume gdb_handle_packet(GdbStub *s, CPULinxState *env, const char *pkt, size
         gdb_reply_str(s, thread_ok(pkt + 1) ? "OK" : GDB_ERR_INVAL);
         break;
     case 'k':
-        r = GDB_RESUME_KILL; /* no reply */
+        /* lldb waits for an answer ("failed to send the k packet"
+         * otherwise): the process was killed by SIGKILL. */
+        gdb_reply_str(s, "X09");
+        r = GDB_RESUME_KILL;
         break;
     case 'D':
         gdb_reply_str(s, "OK");

@@ -3,7 +3,7 @@
  * table (gdbstub/regs.c), so the committed XML never drifts from what the
  * stub serves.
  *
- *   gdb-xml-gen --write DIR    write target.xml and one file per feature
+ *   gdb-xml-gen --write DIR    write target.xml (compat) and linx-target.xml
  *   gdb-xml-gen --check DIR    exit 1 naming every file that differs
  *
  * Meson: `ninja -C build regen-gdb-xml` writes, the gdbstub-xml test
@@ -48,6 +48,13 @@ static bool handle(const char *dir, const char *file, const char *xml, bool writ
 
 int main(int argc, char **argv)
 {
+    static const struct {
+        GdbTdesc d;
+        const char *file;
+    } files[] = {
+        { GDB_TDESC_COMPAT, GDB_XML_FILE_COMPAT },
+        { GDB_TDESC_LINX, GDB_XML_FILE_LINX },
+    };
     bool write, ok = true;
 
     if (argc != 3 || (strcmp(argv[1], "--write") && strcmp(argv[1], "--check"))) {
@@ -55,10 +62,9 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     write = !strcmp(argv[1], "--write");
-    for (unsigned f = 0; f <= GDB_FEATURE_COUNT; f++) {
-        char *xml = gdb_xml_feature((GdbFeatureId)f);
-        const char *file = f == GDB_FEATURE_COUNT ? GDB_TARGET_XML : gdb_features[f].file;
-        ok &= handle(argv[2], file, xml, write);
+    for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+        char *xml = gdb_xml_target(files[f].d);
+        ok &= handle(argv[2], files[f].file, xml, write);
         g_free(xml);
     }
     return ok ? EXIT_SUCCESS : EXIT_FAILURE;

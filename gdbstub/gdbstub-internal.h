@@ -30,6 +30,7 @@
 
 #include "gdbstub/gdbstub.h"
 #include "gdbstub/packet.h"
+#include "target/linx/decode.h"
 
 /* Error replies: errno values in hex, as gdbserver sends them. */
 #define GDB_ERR_INVAL "E16"  /* EINVAL: malformed packet or bad argument */
@@ -96,9 +97,13 @@ enum {
     GDB_WP_ACCESS = 4,
 };
 
-/* A write watchpoint: detected by comparing the watched bytes after every
- * instruction (single-stepping while any is set: the engine has no memory
- * hook), so a store of the same value does not count. */
+/* A write watchpoint.  Stores into it stop before they happen (the exec
+ * layer's watchpoints, tcg/exec.h: TLB_WATCH pages and bulk writes); the
+ * stub also single-steps while any is set and compares the watched bytes
+ * after every instruction, which catches writes made another way (system
+ * calls, tile stores) after the instruction.  A store of the same value
+ * is reported before it (gdb then sees no change and goes on) but not
+ * after it. */
 #define GDB_MAX_WATCHPOINTS 16
 #define GDB_MAX_WATCH_LEN 4096
 typedef struct GdbWatch {
@@ -118,6 +123,26 @@ typedef enum GdbMonState {
 } GdbMonState;
 
 #define GDB_IN_BUF 4096
+
+/* A symbol of the guest program (frames.c). */
+typedef struct GdbSym {
+    uint64_t addr;
+    uint64_t size;    /* 0: up to the next symbol */
+    uint64_t sec_end; /* end of its section */
+    char *name;
+    bool is_func;
+} GdbSym;
+
+/* A function's FENTRY frame template (frames.c). */
+typedef struct GdbFrameInfo {
+    uint64_t fentry_pc;
+    unsigned fentry_len;
+    uint64_t size;                /* S: sp -= S */
+    uint8_t regs[LINX_NUM_GPRS];  /* saved at CFA - 8, CFA - 16, ... */
+    unsigned nregs;
+} GdbFrameInfo;
+
+#define GDB_MAX_FRAMES 64
 
 struct GdbStub {
     GdbStubConfig cfg;
@@ -150,6 +175,15 @@ struct GdbStub {
     GHashTable *bps;      /* guest pc -> GDB_BP_SW / GDB_BP_HW (+1, never 0) */
     GdbWatch watch[GDB_MAX_WATCHPOINTS];
     unsigned nwatch;
+    bool watch_pending;   /* stopped before a watched store at watch_pc */
+    uint64_t watch_pc;
+
+    /* The guest program's symbols (frames.c), sorted by address. */
+    GdbSym *syms;
+    unsigned nsyms;
+    uint64_t prog_entry;  /* its entry point (0: unknown) */
+    uint8_t *auxv;        /* linx-user: the auxiliary vector (qXfer:auxv) */
+    size_t auxv_len;
 
     /* Monitor thread. */
     pthread_t mon_thread;
@@ -216,6 +250,22 @@ void gdb_watch_remove_all(GdbStub *s);
 const GdbWatch *gdb_watch_check(GdbStub *s, CPULinxState *env);
 /* Read the current bytes of every watchpoint (after gdb changed memory). */
 void gdb_watch_refresh(GdbStub *s, CPULinxState *env);
+
+/* frames.c */
+void gdb_symbols_free(GdbStub *s);
+/* The symbol covering @addr (functions only when @func), or NULL. */
+const GdbSym *gdb_symbol_at(const GdbStub *s, uint64_t addr, bool func);
+const GdbSym *gdb_symbol_named(const GdbStub *s, const char *name);
+/* Is @addr an instruction boundary of the function holding it?  (True
+ * when no function symbol covers it: nothing to measure from.) */
+bool gdb_insn_boundary(const GdbStub *s, CPULinxState *env, uint64_t addr);
+/* Decode the instruction at @pc (debugger access); false when unreadable
+ * or illegal. */
+bool gdb_decode_at(CPULinxState *env, uint64_t pc, LinxInsn *insn);
+/* The FENTRY at function start @func, if it starts with one. */
+bool gdb_frame_template(CPULinxState *env, uint64_t func, GdbFrameInfo *fi);
+/* `monitor bt`: the Linx frames from the stopped state. */
+void gdb_frames_print(GdbStub *s, CPULinxState *env, FILE *out);
 
 /* monitor.c */
 /* qRcmd: run monitor command @cmd, sending its output as 'O' packets;

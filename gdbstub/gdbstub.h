@@ -53,10 +53,19 @@ typedef enum GdbStubMode {
     GDB_MODE_SYSTEM, /* linx-system: -gdb DEV, -s, -S */
 } GdbStubMode;
 
+/* The target description the stub serves as target.xml (gdbstub/regs.h). */
+typedef enum GdbTdesc {
+    GDB_TDESC_COMPAT, /* riscv:rv64-shaped: stock gdb and lldb (default) */
+    GDB_TDESC_LINX,   /* the pure Linx description (",tdesc=linx") */
+} GdbTdesc;
+
 typedef struct GdbStubConfig {
-    const char *listen; /* "PORT", "tcp::PORT", "tcp:HOST:PORT" (NULL: no stub) */
+    const char *listen; /* "PORT", "tcp::PORT", "tcp:HOST:PORT" (NULL: no stub),
+                         * optionally followed by ",tdesc=compat|linx" */
     bool wait;          /* stop before the first instruction until gdb attaches */
     bool quiet;         /* no "listening on" line on stderr */
+    GdbStubMode mode;   /* user or system: the triple lldb is told (qHostInfo) */
+    GdbTdesc tdesc;     /* set from the ",tdesc=" suffix of the address */
 } GdbStubConfig;
 
 typedef struct GdbStub GdbStub;
@@ -67,7 +76,8 @@ typedef struct GdbStub GdbStub;
  *           -s                 -gdb tcp::1234
  *           -S                 wait for gdb before the first instruction
  * (also spelled with two dashes; "-g PORT" accepts the same device forms
- * as -gdb).  Returns 1 and advances *i when it was one, 0 when argv[*i]
+ * as -gdb; both take ",tdesc=linx" after the address for the pure Linx
+ * target description instead of the stock-debugger one).  Returns 1 and advances *i when it was one, 0 when argv[*i]
  * is not a gdb option, -1 with a message in @err on a bad value. */
 int gdb_stub_parse_option(GdbStubConfig *cfg, GdbStubMode mode, int argc, char **argv, int *i,
                           char *err, size_t errlen);
@@ -85,6 +95,18 @@ GdbStub *gdb_stub_new(const GdbStubConfig *cfg, char *err, size_t errlen);
 void gdb_stub_free(GdbStub *s);
 /* The port actually listened on (useful with port 0), or -1. */
 int gdb_stub_port(const GdbStub *s);
+
+/* Give the stub the symbols of the program the front end loaded (ELF at
+ * @path, loaded @bias bytes above its link addresses) for `monitor bt`,
+ * `monitor dis` and addresses by name.  False with a message in @err when
+ * the file cannot be read; the stub then works without.  No-op for NULL. */
+bool gdb_stub_load_symbols(GdbStub *s, const char *path, uint64_t bias, char *err,
+                           size_t errlen);
+
+/* linx-user: the process's auxiliary vector (copied), served to debuggers
+ * as qXfer:auxv:read (lldb's Linux loader finds the program's load address
+ * from AT_ENTRY).  No-op for NULL. */
+void gdb_stub_set_auxv(GdbStub *s, const void *auxv, size_t len);
 
 /* Run @env like cpu_exec() under the debugger (see the file comment). */
 int gdb_stub_cpu_exec(GdbStub *s, CPULinxState *env);

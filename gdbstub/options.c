@@ -14,13 +14,17 @@ enum {
 static const LinxOpt user_opts[] = {
     { "g", 0, "PORT",
       "wait for gdb on PORT (or tcp:HOST:PORT; 0 = any free port)\n"
-      "before the first instruction (also LINX_GDB=PORT)",
+      "before the first instruction (also LINX_GDB=PORT); PORT,tdesc=linx\n"
+      "serves the pure Linx target description (default: the one stock\n"
+      "gdb-multiarch and lldb accept)",
       OPT_G },
     { NULL },
 };
 
 static const LinxOpt system_opts[] = {
-    { "gdb", 0, "tcp::PORT", "accept gdb on PORT (tcp:HOST:PORT; default host 127.0.0.1)",
+    { "gdb", 0, "tcp::PORT",
+      "accept gdb on PORT (tcp:HOST:PORT; default host 127.0.0.1);\n"
+      "tcp::PORT,tdesc=linx serves the pure Linx target description",
       OPT_GDB },
     { "s", 0, NULL, "-gdb tcp::1234", OPT_S_LOWER },
     { "S", 0, NULL, "wait for gdb before the first instruction", OPT_S_UPPER },

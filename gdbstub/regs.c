@@ -2,9 +2,10 @@
  * The register table of the gdb stub and everything derived from it:
  * g/G/p/P access and the target description XML (see regs.h).
  *
- * To add a register: add one row to gdb_regs[] (in the feature's place:
- * rows of a feature are contiguous, features in GdbFeatureId order), then
- * `ninja -C build regen-gdb-xml` to refresh gdbstub/gdb-xml/.  A plain
+ * To add a register: add one row to gdb_regs[] before the padding rows
+ * (register numbers are table indexes and must not change for existing
+ * registers), then `ninja -C build regen-gdb-xml` to refresh
+ * gdbstub/gdb-xml/.  A plain
  * 64-bit field of CPULinxState needs only its offset; anything computed
  * gets an accessor kind below.
  */
@@ -14,6 +15,7 @@
 #include "gdbstub/regs.h"
 #include "hw/core/guest-memory.h"
 #include "target/linx/decode.h"
+#include "target/linx/dwarf-regs.h"
 #include "target/linx/translate-internal.h" /* linx_form_is_marker */
 
 /* How a register's value is reached. */
@@ -27,103 +29,136 @@ typedef enum GdbRegAccess {
     REG_FCSR,     /* env->fcsr, writes keep the defined bits */
     REG_CSTATE,   /* CSTATE as SSRGET reads it: ring in bits 1:0 */
     REG_ACR,      /* the current ring, read-only */
+    REG_PAD,      /* compat padding: unavailable, writes ignored */
 } GdbRegAccess;
 
-typedef struct GdbRegDesc {
-    const char *name;
-    uint8_t feature;   /* GdbFeatureId */
-    uint8_t access;    /* GdbRegAccess */
-    uint8_t arg;       /* queue position for REG_QUEUE_* */
-    const char *type;  /* gdb type of the 64-bit value */
-    size_t offset;     /* REG_FIELD, REG_FIELD_RO */
-} GdbRegDesc;
+/* Features of the two descriptions, in the order they are written. */
+typedef enum GdbFeatureId {
+    FEAT_RISCV_CPU, /* compat only */
+    FEAT_CORE,
+    FEAT_BLOCK,
+    FEAT_CLOCKHANDS,
+    FEAT_SSR,
+    FEAT_COUNT,
+    FEAT_NONE = FEAT_COUNT, /* not in the linx description (padding) */
+} GdbFeatureId;
 
-/* gdb's register groups, one per feature ("info registers block"). */
-static const char *const feature_group[GDB_FEATURE_COUNT] = {
-    "general", "block", "clockhands", "ssr",
-};
+typedef struct GdbFeature {
+    const char *name;  /* <feature name="..."> */
+    const char *group; /* gdb register group ("info registers block") */
+    const char *doc;   /* one-line comment in the XML */
+} GdbFeature;
 
-const GdbFeature gdb_features[GDB_FEATURE_COUNT] = {
-    { "org.linxisa.linx.core", "linx-core.xml",
+static const GdbFeature features[FEAT_COUNT] = {
+    { "org.gnu.gdb.riscv.cpu", "general",
+      "RISC-V x0-x15 by ABI name, as gdb's riscv:rv64 validates it: the Linx register of that "
+      "name (tp, gp: the TP/GP SSRs); t0-t2 are padding, always unavailable" },
+    { "org.linxisa.linx.core", "general",
       "R0-R23 with their ABI names (R0 reads as zero), and pc (TPC)" },
-    { "org.linxisa.linx.block", "linx-block.xml",
+    { "org.linxisa.linx.block", "block",
       "Block state: BPC, branch kind, block type, CARG, TGT, loop bounds and counters" },
-    { "org.linxisa.linx.clockhands", "linx-clockhands.xml",
-      "ClockHands queues: t1-t4 are t#1-t#4, u1-u4 are u#1-u#4 (t1 is the newest)" },
-    { "org.linxisa.linx.ssr", "linx-ssr.xml",
+    { "org.linxisa.linx.clockhands", "clockhands",
+      "ClockHands queues: tq1-tq4 are t#1-t#4, uq1-uq4 are u#1-u#4 (tq1 is the newest)" },
+    { "org.linxisa.linx.ssr", "ssr",
       "User SSRs (TP, GP, FCSR, CSTATE, LCFR_EN, CYCLE), the ring, and the last trap" },
 };
 
+typedef struct GdbRegDesc {
+    const char *name;
+    uint8_t feature;        /* GdbFeatureId in the linx description (FEAT_NONE: padding) */
+    uint8_t compat_feature; /* GdbFeatureId in the compat description */
+    uint8_t access;         /* GdbRegAccess */
+    uint8_t arg;            /* queue position for REG_QUEUE_* */
+    int8_t dwarf_compat;    /* DWARF number beyond the GPRs, compat (-1: none) */
+    int8_t dwarf_linx;      /* ... and LinxISA LLVM numbering (-1: none) */
+    const char *type;       /* gdb type of the 64-bit value */
+    const char *generic;    /* lldb's generic= role, or NULL */
+    size_t offset;          /* REG_FIELD, REG_FIELD_RO */
+} GdbRegDesc;
+
 #define ENV_OFF(field) offsetof(CPULinxState, field)
-#define GPR_ROW(n, name, type) { name, GDB_FEATURE_CORE, REG_FIELD, 0, type, ENV_OFF(gpr[n]) }
+/* A GPR (its DWARF numbers come from target/linx/dwarf-regs.h). */
+#define GPR_ROW(n, name, type, cfeat, generic)                                                \
+    { name, FEAT_CORE, cfeat, REG_FIELD, 0, -1, -1, type, generic, ENV_OFF(gpr[n]) }
+#define RV FEAT_RISCV_CPU
+#define CORE FEAT_CORE
+#define ROW(name, feat, access, arg, type, off)                                              \
+    { name, feat, feat, access, arg, -1, -1, type, NULL, off }
 
 static const GdbRegDesc gdb_regs[] = {
     /* ---- core: register numbers 0-24 ---- */
-    { "zero", GDB_FEATURE_CORE, REG_ZERO, 0, "int", 0 },
-    GPR_ROW(1, "sp", "data_ptr"),
-    GPR_ROW(2, "a0", "int"),
-    GPR_ROW(3, "a1", "int"),
-    GPR_ROW(4, "a2", "int"),
-    GPR_ROW(5, "a3", "int"),
-    GPR_ROW(6, "a4", "int"),
-    GPR_ROW(7, "a5", "int"),
-    GPR_ROW(8, "a6", "int"),
-    GPR_ROW(9, "a7", "int"),
-    GPR_ROW(10, "ra", "code_ptr"),
-    GPR_ROW(11, "s0", "int"),
-    GPR_ROW(12, "s1", "int"),
-    GPR_ROW(13, "s2", "int"),
-    GPR_ROW(14, "s3", "int"),
-    GPR_ROW(15, "s4", "int"),
-    GPR_ROW(16, "s5", "int"),
-    GPR_ROW(17, "s6", "int"),
-    GPR_ROW(18, "s7", "int"),
-    GPR_ROW(19, "s8", "int"),
-    GPR_ROW(20, "x0", "int"),
-    GPR_ROW(21, "x1", "int"),
-    GPR_ROW(22, "x2", "int"),
-    GPR_ROW(23, "x3", "int"),
-    { "pc", GDB_FEATURE_CORE, REG_PC, 0, "code_ptr", 0 },
+    { "zero", FEAT_CORE, RV, REG_ZERO, 0, -1, -1, "int", NULL, 0 },
+    GPR_ROW(1, "sp", "data_ptr", RV, "sp"),
+    GPR_ROW(2, "a0", "int", RV, "arg1"),
+    GPR_ROW(3, "a1", "int", RV, "arg2"),
+    GPR_ROW(4, "a2", "int", RV, "arg3"),
+    GPR_ROW(5, "a3", "int", RV, "arg4"),
+    GPR_ROW(6, "a4", "int", RV, "arg5"),
+    GPR_ROW(7, "a5", "int", RV, "arg6"),
+    GPR_ROW(8, "a6", "int", CORE, "arg7"),
+    GPR_ROW(9, "a7", "int", CORE, "arg8"),
+    GPR_ROW(10, "ra", "code_ptr", RV, "ra"),
+    GPR_ROW(11, "s0", "int", RV, NULL),
+    GPR_ROW(12, "s1", "int", RV, NULL),
+    GPR_ROW(13, "s2", "int", CORE, NULL),
+    GPR_ROW(14, "s3", "int", CORE, NULL),
+    GPR_ROW(15, "s4", "int", CORE, NULL),
+    GPR_ROW(16, "s5", "int", CORE, NULL),
+    GPR_ROW(17, "s6", "int", CORE, NULL),
+    /* The LinxISA LLVM backend's frame pointer (LinxISAFrameLowering.cpp). */
+    GPR_ROW(18, "s7", "int", CORE, "fp"),
+    GPR_ROW(19, "s8", "int", CORE, NULL),
+    GPR_ROW(20, "x0", "int", CORE, NULL),
+    GPR_ROW(21, "x1", "int", CORE, NULL),
+    GPR_ROW(22, "x2", "int", CORE, NULL),
+    GPR_ROW(23, "x3", "int", CORE, NULL),
+    { "pc", FEAT_CORE, RV, REG_PC, 0, -1, -1, "code_ptr", "pc", 0 },
 
     /* ---- block state ---- */
-    { "bpc", GDB_FEATURE_BLOCK, REG_FIELD, 0, "code_ptr", ENV_OFF(bpc) },
-    { "bkind", GDB_FEATURE_BLOCK, REG_FIELD_RO, 0, "int", ENV_OFF(br_kind) },
-    { "btype", GDB_FEATURE_BLOCK, REG_FIELD_RO, 0, "int", ENV_OFF(blk_type) },
-    { "btarget", GDB_FEATURE_BLOCK, REG_FIELD_RO, 0, "code_ptr", ENV_OFF(hdr_target) },
-    { "carg", GDB_FEATURE_BLOCK, REG_FIELD, 0, "int", ENV_OFF(carg) },
-    { "tgt", GDB_FEATURE_BLOCK, REG_FIELD, 0, "code_ptr", ENV_OFF(tgt) },
-    { "tgt_set", GDB_FEATURE_BLOCK, REG_FIELD_RO, 0, "int", ENV_OFF(tgt_set) },
-    { "lb0", GDB_FEATURE_BLOCK, REG_FIELD, 0, "int", ENV_OFF(lb[0]) },
-    { "lb1", GDB_FEATURE_BLOCK, REG_FIELD, 0, "int", ENV_OFF(lb[1]) },
-    { "lb2", GDB_FEATURE_BLOCK, REG_FIELD, 0, "int", ENV_OFF(lb[2]) },
-    { "lc0", GDB_FEATURE_BLOCK, REG_FIELD, 0, "int", ENV_OFF(lc[0]) },
-    { "lc1", GDB_FEATURE_BLOCK, REG_FIELD, 0, "int", ENV_OFF(lc[1]) },
-    { "lc2", GDB_FEATURE_BLOCK, REG_FIELD, 0, "int", ENV_OFF(lc[2]) },
+    ROW("bpc", FEAT_BLOCK, REG_FIELD, 0, "code_ptr", ENV_OFF(bpc)),
+    ROW("bkind", FEAT_BLOCK, REG_FIELD_RO, 0, "int", ENV_OFF(br_kind)),
+    ROW("btype", FEAT_BLOCK, REG_FIELD_RO, 0, "int", ENV_OFF(blk_type)),
+    ROW("btarget", FEAT_BLOCK, REG_FIELD_RO, 0, "code_ptr", ENV_OFF(hdr_target)),
+    ROW("carg", FEAT_BLOCK, REG_FIELD, 0, "int", ENV_OFF(carg)),
+    ROW("tgt", FEAT_BLOCK, REG_FIELD, 0, "code_ptr", ENV_OFF(tgt)),
+    ROW("tgt_set", FEAT_BLOCK, REG_FIELD_RO, 0, "int", ENV_OFF(tgt_set)),
+    ROW("lb0", FEAT_BLOCK, REG_FIELD, 0, "int", ENV_OFF(lb[0])),
+    ROW("lb1", FEAT_BLOCK, REG_FIELD, 0, "int", ENV_OFF(lb[1])),
+    ROW("lb2", FEAT_BLOCK, REG_FIELD, 0, "int", ENV_OFF(lb[2])),
+    ROW("lc0", FEAT_BLOCK, REG_FIELD, 0, "int", ENV_OFF(lc[0])),
+    ROW("lc1", FEAT_BLOCK, REG_FIELD, 0, "int", ENV_OFF(lc[1])),
+    ROW("lc2", FEAT_BLOCK, REG_FIELD, 0, "int", ENV_OFF(lc[2])),
 
     /* ---- ClockHands queues ---- */
-    { "t1", GDB_FEATURE_CLOCKHANDS, REG_QUEUE_T, 1, "int", 0 },
-    { "t2", GDB_FEATURE_CLOCKHANDS, REG_QUEUE_T, 2, "int", 0 },
-    { "t3", GDB_FEATURE_CLOCKHANDS, REG_QUEUE_T, 3, "int", 0 },
-    { "t4", GDB_FEATURE_CLOCKHANDS, REG_QUEUE_T, 4, "int", 0 },
-    { "u1", GDB_FEATURE_CLOCKHANDS, REG_QUEUE_U, 1, "int", 0 },
-    { "u2", GDB_FEATURE_CLOCKHANDS, REG_QUEUE_U, 2, "int", 0 },
-    { "u3", GDB_FEATURE_CLOCKHANDS, REG_QUEUE_U, 3, "int", 0 },
-    { "u4", GDB_FEATURE_CLOCKHANDS, REG_QUEUE_U, 4, "int", 0 },
+    ROW("tq1", FEAT_CLOCKHANDS, REG_QUEUE_T, 1, "int", 0),
+    ROW("tq2", FEAT_CLOCKHANDS, REG_QUEUE_T, 2, "int", 0),
+    ROW("tq3", FEAT_CLOCKHANDS, REG_QUEUE_T, 3, "int", 0),
+    ROW("tq4", FEAT_CLOCKHANDS, REG_QUEUE_T, 4, "int", 0),
+    ROW("uq1", FEAT_CLOCKHANDS, REG_QUEUE_U, 1, "int", 0),
+    ROW("uq2", FEAT_CLOCKHANDS, REG_QUEUE_U, 2, "int", 0),
+    ROW("uq3", FEAT_CLOCKHANDS, REG_QUEUE_U, 3, "int", 0),
+    ROW("uq4", FEAT_CLOCKHANDS, REG_QUEUE_U, 4, "int", 0),
 
     /* ---- user SSRs, ring, last trap ---- */
-    { "tp", GDB_FEATURE_SSR, REG_FIELD, 0, "data_ptr", ENV_OFF(ssr_tp) },
-    { "gp", GDB_FEATURE_SSR, REG_FIELD, 0, "data_ptr", ENV_OFF(ssr_gp) },
-    { "fcsr", GDB_FEATURE_SSR, REG_FCSR, 0, "int", 0 },
-    { "cstate", GDB_FEATURE_SSR, REG_CSTATE, 0, "int", 0 },
-    { "lcfr_en", GDB_FEATURE_SSR, REG_FIELD, 0, "int", ENV_OFF(ssr_lcfr_en) },
-    { "cycle", GDB_FEATURE_SSR, REG_FIELD_RO, 0, "uint64", ENV_OFF(insn_count) },
-    { "acr", GDB_FEATURE_SSR, REG_ACR, 0, "int", 0 },
-    { "trapno", GDB_FEATURE_SSR, REG_FIELD, 0, "int", ENV_OFF(trapno) },
-    { "traparg0", GDB_FEATURE_SSR, REG_FIELD, 0, "int", ENV_OFF(traparg0) },
-    { "trap_pc", GDB_FEATURE_SSR, REG_FIELD, 0, "code_ptr", ENV_OFF(trap_pc) },
+    { "tp", FEAT_SSR, RV, REG_FIELD, 0, 4, -1, "data_ptr", NULL, ENV_OFF(ssr_tp) },
+    { "gp", FEAT_SSR, RV, REG_FIELD, 0, 3, -1, "data_ptr", NULL, ENV_OFF(ssr_gp) },
+    ROW("fcsr", FEAT_SSR, REG_FCSR, 0, "int", 0),
+    ROW("cstate", FEAT_SSR, REG_CSTATE, 0, "int", 0),
+    ROW("lcfr_en", FEAT_SSR, REG_FIELD, 0, "int", ENV_OFF(ssr_lcfr_en)),
+    ROW("cycle", FEAT_SSR, REG_FIELD_RO, 0, "uint64", ENV_OFF(insn_count)),
+    ROW("acr", FEAT_SSR, REG_ACR, 0, "int", 0),
+    ROW("trapno", FEAT_SSR, REG_FIELD, 0, "int", ENV_OFF(trapno)),
+    ROW("traparg0", FEAT_SSR, REG_FIELD, 0, "int", ENV_OFF(traparg0)),
+    ROW("trap_pc", FEAT_SSR, REG_FIELD, 0, "code_ptr", ENV_OFF(trap_pc)),
+
+    /* ---- compat padding: RISC-V t0-t2 (x5-x7), which Linx lacks ---- */
+    { "t0", FEAT_NONE, RV, REG_PAD, 0, 5, -1, "int", NULL, 0 },
+    { "t1", FEAT_NONE, RV, REG_PAD, 0, 6, -1, "int", NULL, 0 },
+    { "t2", FEAT_NONE, RV, REG_PAD, 0, 7, -1, "int", NULL, 0 },
 };
 
 #define NUM_REGS (sizeof(gdb_regs) / sizeof(gdb_regs[0]))
+#define NUM_PADDING 3u
 #define REG_PC_NUM LINX_NUM_GPRS /* right after R0-R23 */
 
 _Static_assert(REG_PC_NUM < NUM_REGS, "pc must be in the table");
@@ -138,9 +173,28 @@ _Static_assert(REG_PC_NUM < NUM_REGS, "pc must be in the table");
 #define MAX_INSN_BYTES 8
 #define HALFWORD 2
 
-unsigned gdb_reg_count(void)
+unsigned gdb_reg_count(GdbTdesc d)
 {
-    return NUM_REGS;
+    /* Padding rows come last: the linx description is a prefix. */
+    return d == GDB_TDESC_LINX ? (unsigned)(NUM_REGS - NUM_PADDING) : (unsigned)NUM_REGS;
+}
+
+bool gdb_reg_is_padding(unsigned n)
+{
+    return n < NUM_REGS && gdb_regs[n].access == REG_PAD;
+}
+
+int gdb_reg_dwarf(GdbTdesc d, unsigned n)
+{
+    if (n >= gdb_reg_count(d)) {
+        return -1;
+    }
+    if (n < LINX_NUM_GPRS) {
+        /* The one numbering table (target/linx/dwarf-regs.h), which
+         * linx-as -g uses too. */
+        return linx_dwarf_regnum(d == GDB_TDESC_LINX ? LINX_DWARF_LLVM : LINX_DWARF_DEBUGGER, n);
+    }
+    return d == GDB_TDESC_LINX ? gdb_regs[n].dwarf_linx : gdb_regs[n].dwarf_compat;
 }
 
 unsigned gdb_reg_pc(void)
@@ -206,6 +260,8 @@ uint64_t gdb_reg_read(CPULinxState *env, unsigned n)
         return (env->ssr_cstate & ~CSTATE_RING_MASK) | env->acr;
     case REG_ACR:
         return env->acr;
+    case REG_PAD:
+        return 0;
     }
     return 0;
 }
@@ -243,6 +299,8 @@ bool gdb_reg_write(CPULinxState *env, unsigned n, uint64_t v)
     case REG_FIELD_RO:
     case REG_ACR:
         return v == gdb_reg_read(env, n);
+    case REG_PAD:
+        return true; /* no such register in Linx: dropped */
     }
     return false;
 }
@@ -271,61 +329,69 @@ void gdb_set_pc(CPULinxState *env, uint64_t pc)
     env->resume = !pc_is_marker(env, pc);
 }
 
-/* ---- Target description ---- */
+/* ---- Target descriptions ---- */
 
-static const char xml_header[] = "<?xml version=\"1.0\"?>\n";
-
-static void xml_comment(GString *x, const char *file, const char *doc)
+static GdbFeatureId reg_feature(const GdbRegDesc *r, GdbTdesc d)
 {
-    g_string_append_printf(x,
-                           "<!-- %s: generated from gdbstub/regs.c (ninja regen-gdb-xml); "
-                           "do not edit.\n     %s. -->\n",
-                           file, doc);
+    return (GdbFeatureId)(d == GDB_TDESC_LINX ? r->feature : r->compat_feature);
 }
 
-char *gdb_xml_feature(GdbFeatureId f)
+static void xml_reg(GString *x, GdbTdesc d, unsigned i)
 {
-    GString *x = g_string_new(xml_header);
+    const GdbRegDesc *r = &gdb_regs[i];
+    int dw = gdb_reg_dwarf(d, i);
 
-    if (f >= GDB_FEATURE_COUNT) {
-        xml_comment(x, GDB_TARGET_XML, "LinxISA v0.4 target description (linxemu gdb stub)");
-        g_string_append(x, "<!DOCTYPE target SYSTEM \"gdb-target.dtd\">\n"
-                           "<target version=\"1.0\" "
-                           "xmlns:xi=\"http://www.w3.org/2001/XInclude\">\n"
-                           "  <architecture>" GDB_ARCH_NAME "</architecture>\n");
-        for (unsigned i = 0; i < GDB_FEATURE_COUNT; i++) {
-            g_string_append_printf(x, "  <xi:include href=\"%s\"/>\n", gdb_features[i].file);
-        }
-        g_string_append(x, "</target>\n");
-        return g_string_free(x, FALSE);
+    g_string_append_printf(x, "    <reg name=\"%s\" bitsize=\"%u\" type=\"%s\" regnum=\"%u\" group=\"%s\"",
+                           r->name, GDB_REG_BYTES * 8, r->type, i,
+                           features[reg_feature(r, d)].group);
+    if (r->generic) {
+        g_string_append_printf(x, " generic=\"%s\"", r->generic);
     }
-    xml_comment(x, gdb_features[f].file, gdb_features[f].doc);
-    g_string_append_printf(x, "<!DOCTYPE feature SYSTEM \"gdb-target.dtd\">\n"
-                              "<feature name=\"%s\">\n",
-                           gdb_features[f].name);
-    for (unsigned i = 0; i < NUM_REGS; i++) {
-        const GdbRegDesc *r = &gdb_regs[i];
-        if (r->feature != f) {
-            continue;
-        }
-        g_string_append_printf(x,
-                               "  <reg name=\"%s\" bitsize=\"%u\" type=\"%s\" regnum=\"%u\" "
-                               "group=\"%s\"/>\n",
-                               r->name, GDB_REG_BYTES * 8, r->type, i, feature_group[f]);
+    if (dw >= 0) {
+        /* lldb reads CFI and DWARF locations through these; gdb ignores
+         * them (decisions.md D10). */
+        g_string_append_printf(x, " dwarf_regnum=\"%d\" ehframe_regnum=\"%d\"", dw, dw);
     }
-    g_string_append(x, "</feature>\n");
+    g_string_append(x, "/>\n");
+}
+
+char *gdb_xml_target(GdbTdesc d)
+{
+    GString *x = g_string_new("<?xml version=\"1.0\"?>\n");
+    bool compat = d == GDB_TDESC_COMPAT;
+
+    g_string_append_printf(
+        x,
+        "<!-- %s: generated from gdbstub/regs.c (ninja regen-gdb-xml); do not edit.\n"
+        "     %s -->\n"
+        "<!DOCTYPE target SYSTEM \"gdb-target.dtd\">\n"
+        "<target version=\"1.0\">\n",
+        compat ? GDB_XML_FILE_COMPAT : GDB_XML_FILE_LINX,
+        compat ? "LinxISA registers in the shape stock gdb-multiarch and lldb accept\n"
+                 "     (riscv:rv64, docs/gdbstub.md); the stub serves it as target.xml by default."
+               : "LinxISA v0.4 target description (linxemu gdb stub); served as target.xml\n"
+                 "     with -g PORT,tdesc=linx (linx-system: -gdb tcp::PORT,tdesc=linx).");
+    if (compat) {
+        /* osabi none: gdb's GNU/Linux RISC-V code would single-step in
+         * software, decoding Linx bytes as RISC-V. */
+        g_string_append(x, "  <architecture>" GDB_COMPAT_ARCH "</architecture>\n"
+                           "  <osabi>none</osabi>\n");
+    }
+    for (unsigned f = compat ? FEAT_RISCV_CPU : FEAT_CORE; f < FEAT_COUNT; f++) {
+        g_string_append_printf(x, "  <!-- %s. -->\n  <feature name=\"%s\">\n", features[f].doc,
+                               features[f].name);
+        for (unsigned i = 0; i < gdb_reg_count(d); i++) {
+            if (reg_feature(&gdb_regs[i], d) == f) {
+                xml_reg(x, d, i);
+            }
+        }
+        g_string_append(x, "  </feature>\n");
+    }
+    g_string_append(x, "</target>\n");
     return g_string_free(x, FALSE);
 }
 
-char *gdb_xml_annex(const char *annex)
+char *gdb_xml_annex(GdbTdesc d, const char *annex)
 {
-    if (!strcmp(annex, GDB_TARGET_XML)) {
-        return gdb_xml_feature(GDB_FEATURE_COUNT);
-    }
-    for (unsigned i = 0; i < GDB_FEATURE_COUNT; i++) {
-        if (!strcmp(annex, gdb_features[i].file)) {
-            return gdb_xml_feature((GdbFeatureId)i);
-        }
-    }
-    return NULL;
+    return strcmp(annex, GDB_TARGET_XML) == 0 ? gdb_xml_target(d) : NULL;
 }

@@ -4,9 +4,11 @@
  *
  * How the guest runs after gdb resumes it:
  *   - step (s): the exec layer's single-step mode runs one instruction;
- *   - continue (c) with write watchpoints set: single steps, comparing
- *     the watched bytes after each one (the engine has no memory hook);
- *     the connection is polled every GDB_POLL_STEPS steps for Ctrl-C;
+ *   - continue (c) with write watchpoints set: single steps; a store into
+ *     a watched range stops before it (the exec layer's watchpoints), and
+ *     the watched bytes are compared after each step for writes made
+ *     another way; the connection is polled every GDB_POLL_STEPS steps
+ *     for Ctrl-C;
  *   - continue otherwise: cpu_exec() at full speed, breakpoints being
  *     translated into the code (tcg/exec.h); the monitor thread sets
  *     env->exit_request when gdb sends something (Ctrl-C).
@@ -129,8 +131,9 @@ static int stop_here(GdbStub *s, CPULinxState *env, const GdbStop *stop)
 }
 
 /* One instruction in single-step mode, with a breakpoint at the pc taken
- * out for it (stepping over it). */
-static int step_one(GdbStub *s, CPULinxState *env)
+ * out for it (stepping over it), and with the watchpoints ignored when
+ * @over_watch (the store the guest stopped before). */
+static int step_one(GdbStub *s, CPULinxState *env, bool over_watch)
 {
     uint64_t pc = env->pc;
     bool bp = gdb_bp_at(s, pc, NULL);
@@ -140,11 +143,42 @@ static int step_one(GdbStub *s, CPULinxState *env)
     if (bp) {
         linx_exec_breakpoint_remove(env->exec, pc);
     }
+    if (over_watch) {
+        linx_exec_watch_suspend(env->exec, true);
+    }
     r = cpu_exec(env);
+    if (over_watch) {
+        linx_exec_watch_suspend(env->exec, false);
+        gdb_watch_refresh(s, env); /* that store was reported already */
+    }
     if (bp) {
         linx_exec_breakpoint_insert(env->exec, pc);
     }
     return r;
+}
+
+/* After a step: a watchpoint stop.  Before the store when the exec layer
+ * stopped it (pc at the storing instruction, nothing of it done: what
+ * gdb's riscv gdbarch and lldb expect), else after an instruction that
+ * changed watched bytes another way. */
+static bool watch_stop(GdbStub *s, CPULinxState *env, GdbStop *stop)
+{
+    const GdbWatch *w;
+
+    if (linx_exec_watch_hit(env->exec, &stop->addr)) {
+        stop->kind = GDB_STOP_WATCH;
+        gdb_set_pc(env, env->pc); /* mid-block: resume by replay */
+        s->watch_pending = true;
+        s->watch_pc = env->pc;
+        return true;
+    }
+    w = gdb_watch_check(s, env);
+    if (w) {
+        stop->kind = GDB_STOP_WATCH;
+        stop->addr = w->addr;
+        return true;
+    }
+    return false;
 }
 
 /* Run at full speed until something stops the guest. */
@@ -163,7 +197,7 @@ static int run_free(GdbStub *s, CPULinxState *env, int fd)
  * stub itself recognised is in *stop (*have_stop set). */
 static int run_guest(GdbStub *s, CPULinxState *env, GdbStop *stop, bool *have_stop)
 {
-    const GdbWatch *w;
+    bool over_watch;
     int r;
 
     *have_stop = false;
@@ -171,15 +205,19 @@ static int run_guest(GdbStub *s, CPULinxState *env, GdbStop *stop, bool *have_st
     if (s->conn_fd < 0) {
         return run_free(s, env, s->listen_fd);
     }
+    /* Resuming where a watchpoint stopped the guest before a store: that
+     * store runs now (the client may not have removed the watchpoint). */
+    over_watch = s->watch_pending && s->nwatch && env->pc == s->watch_pc;
+    s->watch_pending = false;
     if (s->run_mode == GDB_RESUME_STEP || s->nwatch || gdb_bp_at(s, env->pc, NULL)) {
-        r = step_one(s, env);
+        r = step_one(s, env, over_watch);
         if (r != EXCP_DEBUG) {
             return r;
         }
-        w = gdb_watch_check(s, env);
-        if (w || s->run_mode == GDB_RESUME_STEP) {
-            stop->kind = w ? GDB_STOP_WATCH : GDB_STOP_STEP;
-            stop->addr = w ? w->addr : 0;
+        if (watch_stop(s, env, stop) || s->run_mode == GDB_RESUME_STEP) {
+            if (!*have_stop && stop->kind != GDB_STOP_WATCH) {
+                stop->kind = GDB_STOP_STEP;
+            }
             *have_stop = true;
             return r;
         }
@@ -196,10 +234,7 @@ static int run_guest(GdbStub *s, CPULinxState *env, GdbStop *stop, bool *have_st
             if (r != EXCP_DEBUG) {
                 return r;
             }
-            w = gdb_watch_check(s, env);
-            if (w) {
-                stop->kind = GDB_STOP_WATCH;
-                stop->addr = w->addr;
+            if (watch_stop(s, env, stop)) {
                 *have_stop = true;
                 return r;
             }

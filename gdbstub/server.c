@@ -48,15 +48,18 @@
 /* ---- Options ---- */
 
 /* Split "PORT", ":PORT", "tcp::PORT", "tcp:HOST:PORT", "HOST:PORT" and
- * "[V6HOST]:PORT".  @host gets "" when none is given. */
+ * "[V6HOST]:PORT" (anything after a ',' is options: parse_suffix).  @host
+ * gets "" when none is given. */
 static bool parse_listen(const char *spec, char *host, size_t hostlen, unsigned *port, char *err,
                          size_t errlen)
 {
-    const char *p = spec;
+    char *addr = g_strndup(spec, strcspn(spec, ","));
+    const char *p = addr;
     const char *colon;
     char *end;
     unsigned long v;
     size_t hl = 0;
+    bool ok = false;
 
     if (gdb_skip_prefix(p, "tcp:")) {
         p += strlen("tcp:");
@@ -71,7 +74,7 @@ static bool parse_listen(const char *spec, char *host, size_t hostlen, unsigned 
         }
         if (hl >= hostlen) {
             snprintf(err, errlen, "gdb address '%s': host name too long", spec);
-            return false;
+            goto out;
         }
         memcpy(host, h, hl);
         p = colon + 1;
@@ -83,13 +86,41 @@ static bool parse_listen(const char *spec, char *host, size_t hostlen, unsigned 
         snprintf(err, errlen,
                  "bad gdb address '%s' (PORT, tcp::PORT or tcp:HOST:PORT; port 0-%d)", spec,
                  MAX_PORT);
-        return false;
+        goto out;
     }
     *port = (unsigned)v;
+    ok = true;
+out:
+    g_free(addr);
+    return ok;
+}
+
+/* The options after the address: ",tdesc=compat|linx" (the target
+ * description served as target.xml, regs.h). */
+static bool parse_suffix(const char *spec, GdbTdesc *tdesc, char *err, size_t errlen)
+{
+    const char *p = strchr(spec, ',');
+
+    *tdesc = GDB_TDESC_COMPAT;
+    while (p) {
+        const char *opt = p + 1;
+        size_t n = strcspn(opt, ",");
+        if (n == strlen("tdesc=compat") && !strncmp(opt, "tdesc=compat", n)) {
+            *tdesc = GDB_TDESC_COMPAT;
+        } else if (n == strlen("tdesc=linx") && !strncmp(opt, "tdesc=linx", n)) {
+            *tdesc = GDB_TDESC_LINX;
+        } else {
+            snprintf(err, errlen,
+                     "gdb address '%s': unknown option '%.*s' (tdesc=compat or tdesc=linx)", spec,
+                     (int)n, opt);
+            return false;
+        }
+        p = strchr(opt, ',');
+    }
     return true;
 }
 
-static const char *dev_to_listen(const char *dev, char *err, size_t errlen)
+static const char *dev_to_listen(const char *dev, GdbTdesc *tdesc, char *err, size_t errlen)
 {
     char host[MAX_HOST];
     unsigned port;
@@ -97,7 +128,8 @@ static const char *dev_to_listen(const char *dev, char *err, size_t errlen)
     if (!strcmp(dev, "none")) {
         return NULL;
     }
-    if (!parse_listen(dev, host, sizeof(host), &port, err, errlen)) {
+    if (!parse_listen(dev, host, sizeof(host), &port, err, errlen) ||
+        !parse_suffix(dev, tdesc, err, errlen)) {
         return (const char *)-1;
     }
     return dev;
@@ -114,11 +146,13 @@ int gdb_stub_parse_option(GdbStubConfig *cfg, GdbStubMode mode, int argc, char *
     }
     a += a[1] == '-' ? 2 : 1;
     if (mode == GDB_MODE_SYSTEM && !strcmp(a, "s")) {
+        cfg->mode = mode;
         cfg->listen = GDB_DEFAULT_LISTEN;
         (*i)++;
         return 1;
     }
     if (mode == GDB_MODE_SYSTEM && !strcmp(a, "S")) {
+        cfg->mode = mode;
         cfg->wait = true;
         (*i)++;
         return 1;
@@ -133,10 +167,11 @@ int gdb_stub_parse_option(GdbStubConfig *cfg, GdbStubMode mode, int argc, char *
                  mode == GDB_MODE_USER ? "a port" : "tcp::PORT");
         return -1;
     }
-    const char *l = dev_to_listen(argv[*i + 1], err, errlen);
+    const char *l = dev_to_listen(argv[*i + 1], &cfg->tdesc, err, errlen);
     if (l == (const char *)-1) {
         return -1;
     }
+    cfg->mode = mode;
     cfg->listen = l;
     if (mode == GDB_MODE_USER) {
         cfg->wait = l != NULL; /* like qemu-user: the program waits for gdb */
@@ -158,10 +193,12 @@ void gdb_stub_print_options_help(FILE *f, GdbStubMode mode)
 {
     if (mode == GDB_MODE_USER) {
         fprintf(f, "  -g PORT               wait for gdb on PORT (or tcp:HOST:PORT; 0 = any free\n"
-                   "                        port) before the first instruction\n");
+                   "                        port) before the first instruction; PORT,tdesc=linx\n"
+                   "                        serves the pure Linx target description\n");
         return;
     }
-    fprintf(f, "  -gdb tcp::PORT        accept gdb on PORT (tcp:HOST:PORT; default host 127.0.0.1)\n"
+    fprintf(f, "  -gdb tcp::PORT        accept gdb on PORT (tcp:HOST:PORT; default host 127.0.0.1;\n"
+               "                        tcp::PORT,tdesc=linx: the pure Linx target description)\n"
                "  -s                    -gdb tcp::1234\n"
                "  -S                    wait for gdb before the first instruction\n");
 }
@@ -246,16 +283,19 @@ GdbStub *gdb_stub_new(const GdbStubConfig *cfg, char *err, size_t errlen)
 {
     char host[MAX_HOST];
     unsigned port;
+    GdbTdesc tdesc;
     GdbStub *s;
 
     if (!cfg->listen) {
         snprintf(err, errlen, "gdb stub: no address to listen on");
         return NULL;
     }
-    if (!parse_listen(cfg->listen, host, sizeof(host), &port, err, errlen)) {
+    if (!parse_listen(cfg->listen, host, sizeof(host), &port, err, errlen) ||
+        !parse_suffix(cfg->listen, &tdesc, err, errlen)) {
         return NULL;
     }
     s = stub_alloc(cfg);
+    s->cfg.tdesc = tdesc;
     s->listen_fd = open_listen(host, port, &s->port, err, errlen);
     s->slot_fd = open(DEV_NULL, O_RDWR | O_CLOEXEC);
     if (s->listen_fd < 0 || s->slot_fd < 0 || s->wake[0] < 0) {
@@ -321,12 +361,24 @@ void gdb_stub_free(GdbStub *s)
             close(s->wake[i]);
         }
     }
+    gdb_symbols_free(s);
+    g_free(s->auxv);
     pthread_mutex_destroy(&s->mon_lock);
     pthread_cond_destroy(&s->mon_cond);
     g_string_free(s->reply, TRUE);
     g_string_free(s->last_packet, TRUE);
     g_hash_table_destroy(s->bps);
     g_free(s);
+}
+
+void gdb_stub_set_auxv(GdbStub *s, const void *auxv, size_t len)
+{
+    if (!s) {
+        return;
+    }
+    g_free(s->auxv);
+    s->auxv = auxv && len ? g_memdup2(auxv, len) : NULL;
+    s->auxv_len = s->auxv ? len : 0;
 }
 
 int gdb_stub_port(const GdbStub *s)

@@ -305,6 +305,11 @@ void linux_random_bytes(LinuxProcess *p, void *buf, size_t len);
 
 uint64_t linux_setup_stack(LinuxProcess *p, int argc, char **argv, char **envp,
                            const char *execfn, const uint8_t *random, char *err, size_t errlen);
+/* The auxiliary vector linux_setup_stack() wrote (key/value pairs up to
+ * and including AT_NULL), read back from the initial stack for a debugger
+ * (gdb stub qXfer:auxv:read).  A malloc'ed copy, or NULL when the stack
+ * was not set up. */
+uint8_t *linux_initial_auxv(const LinuxProcess *p, size_t *len);
 
 /* ---- linux-user/syscall.c ---- */
 /* What the caller of linux_syscall() must do next. */

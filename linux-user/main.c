@@ -422,6 +422,17 @@ int main(int argc, char **argv)
         }
         linux_process_attach_cpu(p, env);
         linx_exec_attach_cpu(ec, env);
+        /* The program's symbols for monitor bt/dis (not fatal). */
+        if (gdb && !gdb_stub_load_symbols(gdb, p->exe_path ? p->exe_path : saved_argv0,
+                                          p->image.load_bias, err, sizeof(err))) {
+            fprintf(stderr, "linx-user: gdb stub without symbols: %s\n", err);
+        }
+        if (gdb) {
+            size_t auxv_len = 0;
+            uint8_t *auxv = linux_initial_auxv(p, &auxv_len);
+            gdb_stub_set_auxv(gdb, auxv, auxv_len);
+            free(auxv);
+        }
         p->gdb = gdb;
         status = linux_cpu_loop(p, env);
         gdb_stub_report_exit(gdb, status, p->term_signal);

@@ -201,3 +201,52 @@ uint64_t linux_setup_stack(LinuxProcess *p, int argc, char **argv, char **envp,
     p->initial_sp = w.sp;
     return w.sp;
 }
+
+static uint64_t get_u64(const uint8_t *p)
+{
+    uint64_t v = 0;
+
+    for (int i = 7; i >= 0; i--) {
+        v = v << 8 | p[i];
+    }
+    return v;
+}
+
+uint8_t *linux_initial_auxv(const LinuxProcess *p, size_t *len)
+{
+    uint64_t a = p->initial_sp;
+    unsigned nulls = 0;
+    uint8_t *buf;
+    uint64_t start;
+    uint8_t w[8];
+
+    if (!a) {
+        return NULL;
+    }
+    /* argc, argv..., NULL, envp..., NULL, then the pairs. */
+    a += 8;
+    while (nulls < 2) {
+        if (guest_mem_debug_rw(p->mem, a, w, 8, false) != GM_OK) {
+            return NULL;
+        }
+        nulls += get_u64(w) == 0;
+        a += 8;
+    }
+    start = a;
+    for (unsigned i = 0; i < AUXV_PAIRS; i++, a += 16) {
+        if (guest_mem_debug_rw(p->mem, a, w, 8, false) != GM_OK) {
+            return NULL;
+        }
+        if (get_u64(w) == LINUX_AT_NULL) {
+            a += 16;
+            break;
+        }
+    }
+    *len = (size_t)(a - start);
+    buf = malloc(*len);
+    if (buf && guest_mem_debug_rw(p->mem, start, buf, *len, false) != GM_OK) {
+        free(buf);
+        buf = NULL;
+    }
+    return buf;
+}

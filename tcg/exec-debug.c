@@ -2,10 +2,15 @@
  * Debugger support of the exec layer: breakpoints decided at translation
  * time (a set of guest pcs; inserting or removing one invalidates the
  * translations of its page), single-step (one instruction per TB, one TB
- * per cpu_exec), and the helper translated code calls at a breakpoint.
- * See exec.h.
+ * per cpu_exec), the helper translated code calls at a breakpoint, and
+ * write watchpoints that stop before the store (TLB_WATCH pages, checked
+ * in the store slow path and by helpers writing memory in bulk).  See
+ * exec.h.
  */
+#include <stdio.h>
+
 #include "tcg/exec-internal.h"
+#include "tcg/softmmu.h"
 
 bool linx_exec_breakpoint_insert(LinxExecContext *ec, uint64_t pc)
 {
@@ -91,3 +96,146 @@ const IRHelperInfo linx_helper_debug_stop_info = {
     .flags = IR_CALL_NORETURN,
 };
 
+
+/* ---- Write watchpoints ---- */
+
+static bool ranges_meet(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
+{
+    return alen && blen && a <= b + (blen - 1) && b <= a + (alen - 1);
+}
+
+/* The TLB entries of the watched range's pages must be refilled (their
+ * TLB_WATCH tag changes). */
+static void watch_flush(LinxExecContext *ec, uint64_t addr, uint64_t len)
+{
+    for (unsigned c = 0; c < ec->ncpus; c++) {
+        linx_tlb_flush_range(ec->cpus[c], addr, len);
+    }
+}
+
+bool linx_exec_watch_insert(LinxExecContext *ec, uint64_t addr, uint64_t len)
+{
+    if (len == 0 || addr + (len - 1) < addr || ec->nwatch >= LINX_EXEC_MAX_WATCH) {
+        return false;
+    }
+    ec->watch[ec->nwatch].addr = addr;
+    ec->watch[ec->nwatch].len = len;
+    ec->nwatch++;
+    watch_flush(ec, addr, len);
+    return true;
+}
+
+void linx_exec_watch_remove(LinxExecContext *ec, uint64_t addr, uint64_t len)
+{
+    for (unsigned i = 0; i < ec->nwatch; i++) {
+        if (ec->watch[i].addr == addr && ec->watch[i].len == len) {
+            ec->watch[i] = ec->watch[--ec->nwatch];
+            watch_flush(ec, addr, len);
+            return;
+        }
+    }
+}
+
+void linx_exec_watch_remove_all(LinxExecContext *ec)
+{
+    while (ec->nwatch) {
+        linx_exec_watch_remove(ec, ec->watch[0].addr, ec->watch[0].len);
+    }
+    ec->watch_hit = false;
+}
+
+bool linx_exec_page_watched(const LinxExecContext *ec, uint64_t page_addr)
+{
+    for (unsigned i = 0; i < ec->nwatch; i++) {
+        if (ranges_meet(page_addr & GUEST_PAGE_MASK, GUEST_PAGE_SIZE, ec->watch[i].addr,
+                        ec->watch[i].len)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+void linx_exec_watch_suspend(LinxExecContext *ec, bool on)
+{
+    ec->watch_suspended = on;
+}
+
+void linx_exec_watch_check(CPULinxState *env, uint64_t addr, uint64_t len, uint64_t pc)
+{
+    LinxExecContext *ec = env->exec;
+
+    if (!ec || ec->nwatch == 0 || ec->watch_suspended) {
+        return;
+    }
+    for (unsigned i = 0; i < ec->nwatch; i++) {
+        uint64_t w = ec->watch[i].addr;
+        if (ranges_meet(addr, len, w, ec->watch[i].len)) {
+            ec->watch_hit = true;
+            ec->watch_hit_addr = addr > w ? addr : w;
+            /* As a precise fault: nothing of the instruction is done; the
+             * debugger decides how it resumes (gdbstub: gdb_set_pc). */
+            env->pc = pc;
+            linx_cpu_exit_with(env, EXCP_DEBUG);
+        }
+    }
+}
+
+bool linx_exec_watch_hit(LinxExecContext *ec, uint64_t *addr)
+{
+    bool hit = ec && ec->watch_hit;
+
+    if (hit) {
+        ec->watch_hit = false;
+        if (addr) {
+            *addr = ec->watch_hit_addr;
+        }
+    }
+    return hit;
+}
+
+/* ---- Monitor inspection ---- */
+
+void linx_exec_foreach_tb(LinxExecContext *ec,
+                          void (*fn)(void *opaque, const TranslationBlock *tb), void *opaque)
+{
+    for (unsigned i = 0; i < ec->all_tbs->len; i++) {
+        const TranslationBlock *tb = g_ptr_array_index(ec->all_tbs, i);
+        if (!(tb->cflags & TB_C_INVALID)) {
+            fn(opaque, tb);
+        }
+    }
+}
+
+bool linx_exec_set_commit_trace(LinxExecContext *ec, bool on, const char *path, char *err,
+                                size_t errlen)
+{
+    if (on && path) {
+        LinxCommitTrace *t = linx_commit_trace_open(path, err, errlen);
+        if (!t) {
+            return false;
+        }
+        linx_commit_trace_close(ec->trace);
+        ec->trace = t;
+        for (unsigned c = 0; c < ec->ncpus; c++) {
+            ec->cpus[c]->trace = t;
+        }
+    } else if (on && !ec->trace) {
+        snprintf(err, errlen, "no commit trace file yet: give one (trace on FILE)");
+        return false;
+    }
+    if (!on && ec->trace) {
+        linx_commit_trace_flush(ec->trace);
+    }
+    if (on) {
+        ec->tb_flags_extra |= TB_F_TRACE;
+    } else {
+        ec->tb_flags_extra &= ~(uint32_t)TB_F_TRACE;
+    }
+    tb_flush_all(ec);
+    return true;
+}
+
+bool linx_exec_commit_trace_on(const LinxExecContext *ec)
+{
+    return (ec->tb_flags_extra & TB_F_TRACE) != 0;
+}

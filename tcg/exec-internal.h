@@ -34,6 +34,14 @@ struct LinxExecContext {
     uint32_t tb_flags_extra; /* TB_F_ONE_INSN / TB_F_TRACE from the options */
     bool single_step;        /* debugger: one instruction per cpu_exec */
     GHashTable *breakpoints; /* guest pcs (as pointers) */
+    /* Write watchpoints (exec-debug.c): stores into them stop first. */
+    struct {
+        uint64_t addr, len;
+    } watch[LINX_EXEC_MAX_WATCH];
+    unsigned nwatch;
+    bool watch_suspended;    /* the next instruction ignores them */
+    bool watch_hit;          /* the last EXCP_DEBUG was a watchpoint */
+    uint64_t watch_hit_addr;
     LinxLog log;
     LinxCommitTrace *trace;
 

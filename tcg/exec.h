@@ -211,6 +211,46 @@ void linx_exec_set_single_step(LinxExecContext *ec, bool on);
  * translations (no TB without the check stays chained). */
 void linx_exec_set_exit_check(LinxExecContext *ec, bool on);
 
+/* Write watchpoints, stopping BEFORE the store (what gdb's riscv gdbarch
+ * and lldb expect: gdb then steps the store itself).  A page holding a
+ * watched byte gets TLB_WATCH in its TLB write tags, so translated stores
+ * to it take the slow path, which calls linx_exec_watch_check(); helpers
+ * that write guest memory another way (bulk copies, kernel vector stores,
+ * tile stores) call it for their whole footprint before writing.  A hit
+ * sets env->pc to the storing instruction and makes cpu_exec() return
+ * EXCP_DEBUG with nothing of the instruction done (stores fault
+ * precisely); linx_exec_watch_hit() then says so and where.  Up to
+ * LINX_EXEC_MAX_WATCH ranges; insert false when full or for len 0. */
+#define LINX_EXEC_MAX_WATCH 16
+bool linx_exec_watch_insert(LinxExecContext *ec, uint64_t addr, uint64_t len);
+void linx_exec_watch_remove(LinxExecContext *ec, uint64_t addr, uint64_t len);
+void linx_exec_watch_remove_all(LinxExecContext *ec);
+/* Does the page at @page_addr hold a watched byte? */
+bool linx_exec_page_watched(const LinxExecContext *ec, uint64_t page_addr);
+/* While @on, stores ignore the watchpoints (the debugger steps over the
+ * store it stopped before). */
+void linx_exec_watch_suspend(LinxExecContext *ec, bool on);
+/* A store of [addr, addr + len) by the instruction at @pc is about to
+ * happen: stop first when it meets a watchpoint (see above). */
+void linx_exec_watch_check(CPULinxState *env, uint64_t addr, uint64_t len, uint64_t pc);
+/* After EXCP_DEBUG: true (and the first watched address the store would
+ * have written) when a watchpoint stopped it; clears the note. */
+bool linx_exec_watch_hit(LinxExecContext *ec, uint64_t *addr);
+
+/* Inspection for the debugger's monitor commands: call @fn for every
+ * valid TB (in translation order). */
+void linx_exec_foreach_tb(LinxExecContext *ec,
+                          void (*fn)(void *opaque, const TranslationBlock *tb), void *opaque);
+/* Turn the commit trace on or off at run time (-trace-commit's writer).
+ * On with @path: (re)open the trace at @path; on without one: resume the
+ * trace already open (false with a message in @err when there is none).
+ * Off keeps the file open and flushed.  Drops all translations (TB_F_TRACE
+ * is part of the TB key). */
+bool linx_exec_set_commit_trace(LinxExecContext *ec, bool on, const char *path, char *err,
+                                size_t errlen);
+/* Is the commit trace being written? */
+bool linx_exec_commit_trace_on(const LinxExecContext *ec);
+
 /* Stop for the debugger before the instruction at @pc: env->pc = @pc,
  * env->resume = @resume (1 when @pc is inside a block), cpu_exec()
  * returns EXCP_DEBUG. */

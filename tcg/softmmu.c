@@ -105,6 +105,9 @@ static LinxTLBEntry *tlb_fill(CPULinxState *env, uint64_t addr, bool is_write, u
     far = win && host != win + page ? TLB_NOT_DIRECT : 0;
     e->addr_read = page | ((prot & GM_PROT_READ) ? far : TLB_INVALID);
     e->addr_write = page | ((prot & GM_PROT_WRITE) ? (is_code ? TLB_CODE : far) : TLB_INVALID);
+    if ((prot & GM_PROT_WRITE) && env->exec && linx_exec_page_watched(env->exec, page)) {
+        e->addr_write |= TLB_WATCH;
+    }
     e->addr_code = page | ((prot & GM_PROT_EXEC) ? 0 : TLB_INVALID);
     e->addend = (uintptr_t)host - (uintptr_t)page;
     return e;
@@ -182,6 +185,9 @@ void linx_st_slow(CPULinxState *env, uint64_t addr, uint64_t value, uint64_t mem
     unsigned size = 1u << (memop & IR_MO_SIZE);
     LinxTLBEntry *e;
 
+    /* A debugger watchpoint stops before the store (TLB_WATCH pages and
+     * page-crossing stores come here). */
+    linx_exec_watch_check(env, addr, size, pc);
     if (addr & (size - 1)) {
         if (memop & IR_MO_ALIGN) {
             raise_data_fault(env, GM_FAULT_ALIGN, addr, true, pc);

@@ -27,7 +27,8 @@
  * page-crossing accesses byte-exactly.)  Stores use addr_write; a page
  * with translated code has TLB_CODE in addr_write, so stores to it take
  * the slow path, which invalidates the translations first (the page then
- * loses its code mark and the next store is fast again).
+ * loses its code mark and the next store is fast again).  A page holding a
+ * debugger write watchpoint has TLB_WATCH in addr_write likewise.
  *
  * Coherence: the exec layer registers a GuestMemListener on each CPU's
  * address space and flushes the TLB entries of a range whenever its
@@ -62,6 +63,10 @@ enum {
      * adds the window base instead of the entry's addend, so it must
      * miss; C callers and the slow path use the addend and ignore it. */
     TLB_NOT_DIRECT = 1 << 6,
+    /* The page holds a debugger write watchpoint (addr_write only): stores
+     * take the slow path, which stops before one that meets it
+     * (linx_exec_watch_check in tcg/exec.h). */
+    TLB_WATCH = 1 << 7,
 };
 
 #define LINX_TLB_EMPTY UINT64_MAX

@@ -256,6 +256,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "linx-system: %s\n", err);
         return EXIT_START_FAILED;
     }
+    /* The program's symbols for monitor bt/dis (not fatal). */
+    if (m->gdb && !gdb_stub_load_symbols(m->gdb, sa.kernel, 0, err, sizeof(err))) {
+        fprintf(stderr, "linx-system: gdb stub without symbols: %s\n", err);
+    }
     char why[160];
     if (sa.profile) {
         env->profile = sa.profile;

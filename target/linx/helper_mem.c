@@ -156,6 +156,10 @@ static uint8_t *bulk_check(CPULinxState *env, uint64_t addr, uint64_t size, int 
     if (addr + size < addr) {
         bulk_fault(env, GM_FAULT_UNMAPPED, addr, pc);
     }
+    if (access == GM_PROT_WRITE) {
+        /* A debugger watchpoint stops before the first byte (tcg/exec.h). */
+        linx_exec_watch_check(env, addr, size, pc);
+    }
     f = guest_mem_window(env->mem, addr, 1, size, size, access, &host, &fault);
     if (f != GM_OK) {
         bulk_fault(env, f, fault, pc);

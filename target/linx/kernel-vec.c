@@ -493,7 +493,10 @@ static bool check_mem(CPULinxState *env, const KVProg *p, KVRun *r, uint64_t lc0
         access = vi->op == KVO_STORE ? GM_PROT_WRITE : GM_PROT_READ;
         if (vi->op == KVO_STORE) {
             for (uint64_t pg = base & GUEST_PAGE_MASK; pg < base + len; pg += GUEST_PAGE_SIZE) {
-                if (guest_mem_is_code(env->mem, pg)) {
+                /* Code pages and debugger watchpoints: the per-lane path
+                 * (stores there invalidate code, or stop before). */
+                if (guest_mem_is_code(env->mem, pg) ||
+                    (env->exec && linx_exec_page_watched(env->exec, pg))) {
                     return false;
                 }
             }

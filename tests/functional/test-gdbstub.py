@@ -320,31 +320,60 @@ def test_session_user():
 
     check("QStartNoAckMode", g.no_ack() == b"OK", "")
 
-    # Target description: target.xml includes the features, whose registers
-    # match the 'g' packet.
+    # Target description: one self-contained target.xml in the shape stock
+    # gdb-multiarch accepts (riscv:rv64, osabi none, org.gnu.gdb.riscv.cpu
+    # with x0-x15 by ABI name), whose registers match the 'g' packet.
     target = read_xml(g, "target.xml")
     root = ET.fromstring(target)
-    check("architecture", root.findtext("architecture") == "linx", target[:200])
-    includes = [e.get("href") for e in root if e.tag.endswith("include")]
-    check("features", includes == ["linx-core.xml", "linx-block.xml", "linx-clockhands.xml",
-                                   "linx-ssr.xml"], includes)
+    check("architecture", root.findtext("architecture") == "riscv:rv64", target[:300])
+    check("osabi", root.findtext("osabi") == "none", target[:300])
+    check("no xi:include", "include" not in target, "")
+    feats = [f.get("name") for f in root.findall("feature")]
+    check("features", feats == ["org.gnu.gdb.riscv.cpu", "org.linxisa.linx.core",
+                                "org.linxisa.linx.block", "org.linxisa.linx.clockhands",
+                                "org.linxisa.linx.ssr"], feats)
     names = {}
-    for inc in includes:
-        feat = ET.fromstring(read_xml(g, inc))
-        check("feature name " + inc, feat.get("name", "").startswith("org.linxisa.linx."), "")
+    attrs = {}
+    for feat in root.findall("feature"):
         for reg in feat:
             names[reg.get("name")] = int(reg.get("regnum"))
+            attrs[reg.get("name")] = (feat.get("name"), reg.attrib)
             check("64-bit " + reg.get("name"), reg.get("bitsize") == "64", "")
+    rv = [n for n in names if attrs[n][0] == "org.gnu.gdb.riscv.cpu"]
+    check("riscv.cpu holds x0-x15 by ABI name and pc",
+          sorted(rv) == sorted(["zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1",
+                                "a0", "a1", "a2", "a3", "a4", "a5", "pc"]), rv)
+    for n, role in (("pc", "pc"), ("sp", "sp"), ("ra", "ra")):
+        check("generic " + n, attrs[n][1].get("generic") == role, attrs[n])
+    # DWARF numbers for lldb: RISC-V's for the same ABI name (decisions D10).
+    for n, dw in (("ra", 1), ("sp", 2), ("s0", 8), ("a0", 10), ("s2", 18)):
+        check("dwarf_regnum " + n, attrs[n][1].get("dwarf_regnum") == str(dw), attrs[n])
     check("unknown annex", g.cmd("qXfer:features:read:nope.xml:0,100").startswith(b"E"), "")
     abi = ["zero", "sp", "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "ra", "s0", "s1", "s2",
            "s3", "s4", "s5", "s6", "s7", "s8", "x0", "x1", "x2", "x3", "pc"]
-    check("core registers", [n for n in names if names[n] < 25] == abi, list(names)[:25])
-    for n in ("bpc", "bkind", "carg", "tgt", "lb0", "lc2", "t1", "t4", "u1", "u4", "tp", "gp",
+    check("core registers", sorted((names[n], n) for n in names if names[n] < 25) ==
+          list(enumerate(abi)), sorted(names.items(), key=lambda x: x[1])[:25])
+    for n in ("bpc", "bkind", "carg", "tgt", "lb0", "lc2", "tq1", "tq4", "uq1", "uq4", "tp", "gp",
               "fcsr", "cycle", "trapno"):
         check("register " + n, n in names, "")
     regs = g.cmd("g")
     check("g size matches the XML", len(regs) == 16 * len(names), (len(regs), len(names)))
     check("regnums are dense", sorted(names.values()) == list(range(len(names))), "")
+    for n in ("t0", "t1", "t2"):
+        off = 16 * names[n]
+        check("padding %s unavailable in g" % n, regs[off:off + 16] == b"x" * 16, regs[off:off + 16])
+        check("padding %s unavailable in p" % n, g.cmd("p%x" % names[n]) == b"x" * 16, "")
+    # lldb: a riscv64 triple without an OS (lldb 14 loads the program with it;
+    # decisions G10), watchpoints stop before.
+    hi = g.cmd("qHostInfo").decode()
+    fields = dict(kv.split(":", 1) for kv in hi.split(";") if kv)
+    check("qHostInfo triple", bytes.fromhex(fields.get("triple", "")) ==
+          b"riscv64-unknown-elf", hi)
+    check("qHostInfo endian/ptrsize", fields.get("endian") == "little" and
+          fields.get("ptrsize") == "8", hi)
+    check("qHostInfo watchpoints before", fields.get("watchpoint_exceptions_received") ==
+          "before", hi)
+    check("qWatchpointSupportInfo", g.cmd("qWatchpointSupportInfo:") == b"num:16;", "")
 
     def reg(name):
         return le64(g.cmd("p%x" % names[name]))
@@ -388,6 +417,13 @@ def test_session_user():
     code = g.cmd("m%x,2" % L["_start"])
     check("m code", code == b"0008", code)
 
+    # Breakpoints go on instruction starts: inside hl.lis (6 bytes at
+    # _start+2) is refused, since it could never stop.
+    check("Z0 inside an instruction refused", g.cmd("Z0,%x,2" % (L["_start"] + 4)).startswith(b"E"),
+          "")
+    check("Z0 at its start", g.cmd("Z0,%x,2" % (L["_start"] + 2)) == b"OK" and
+          g.cmd("z0,%x,2" % (L["_start"] + 2)) == b"OK", "")
+
     # Breakpoint in the loop body: hit, hit again, removed.
     check("Z0", g.cmd("Z0,%x,2" % L["body"]) == b"OK", "")
     r = g.cmd("c")
@@ -419,13 +455,32 @@ def test_session_user():
     check("Z4 unsupported", g.cmd("Z4,%x,8" % ctr) == b"", "")
     r = g.cmd("vCont;c")
     check("watchpoint stop", r.startswith(b"T05") and (b"watch:%x;" % ctr) in r, r)
-    check("stopped after the store", reg("pc") == L["after_store"] and
-          g.cmd("m%x,1" % ctr) == b"03", (hex(reg("pc")), g.cmd("m%x,1" % ctr)))
+    # Before the store (what gdb's riscv gdbarch and lldb expect): pc at
+    # the sdi of the next iteration, the counter still 2.
+    check("stopped before the store", reg("pc") == L["store"] and reg("s0") == 3 and
+          g.cmd("m%x,1" % ctr) == b"02", (hex(reg("pc")), g.cmd("m%x,1" % ctr)))
+    # Continuing without removing it runs that store and stops before the
+    # next one; the store filled the TLB entry of the watched page.
+    r = g.cmd("c")
+    check("watchpoint stop again", r.startswith(b"T05") and (b"watch:%x;" % ctr) in r and
+          reg("pc") == L["store"] and reg("s0") == 4 and g.cmd("m%x,1" % ctr) == b"03",
+          (r, hex(reg("pc")), g.cmd("m%x,1" % ctr)))
+    out, r = g.monitor("info tlb")
+    check("monitor info tlb: the watched page takes the slow path",
+          r == b"OK" and re.search(r"0x0*%x rw- watch" % (ctr & ~0xfff), out), out)
     check("z2", g.cmd("z2,%x,8" % ctr) == b"OK", "")
+    out, r = g.monitor("info tlb")
+    check("monitor info tlb: no watch flag once removed",
+          r == b"OK" and "watch" not in out, out)
+    r = g.cmd("s")
+    check("step runs the store", reg("pc") == L["after_store"] and g.cmd("m%x,1" % ctr) == b"04",
+          (hex(reg("pc")), g.cmd("m%x,1" % ctr)))
 
     # Monitor commands.
     out, r = g.monitor("help")
-    check("monitor help", r == b"OK" and "tile" in out and "tb-flush" in out, out)
+    check("monitor help", r == b"OK" and all(c in out for c in ("tile", "tb-flush", "dis", "info tlb",
+                                                                "info tb", "info blocks",
+                                                                "trace on", "bt")), out)
     out, r = g.monitor("tb-flush")
     check("monitor tb-flush", r == b"OK", out)
     out, r = g.monitor("stats")
@@ -456,6 +511,15 @@ def test_ctrl_c_and_kill():
     check("Ctrl-C stops with SIGINT", r.startswith(b"T02"), r)
     pc = le64(g.cmd("p18"))
     check("stopped in the loop", pc in (S["spin"], S["spin_body"]), hex(pc))
+    out, r = g.monitor("info tb")
+    check("monitor info tb: the loop's translation", r == b"OK" and
+          re.search(r"TB 0x0*%x-0x[0-9a-f]+ \d+ insns?" % S["spin"], out) and
+          re.search(r"^\d+ TBs in the cache", out, re.M), out)
+    out, r = g.monitor("info blocks spin 1")
+    # The block: the marker, the addi, and the C.BSTOP that the zero bytes
+    # after the program decode as.
+    check("monitor info blocks", r == b"OK" and "C.BSTART DIRECT" in out and
+          "(3 instructions)" in out, out)
     s0 = le64(g.cmd("pb"))
     check("the loop ran", s0 > 100, s0)
     # Again, from a breakpoint-free continue.
@@ -464,7 +528,7 @@ def test_ctrl_c_and_kill():
     g.raw(b"\x03")
     r = g.recv()
     check("second Ctrl-C", r.startswith(b"T02") and le64(g.cmd("pb")) > s0, r)
-    g.send("k")
+    check("k answered X09 (lldb waits for it)", g.cmd("k") == b"X09", "")
     rc, out, err = finish(p)
     check("kill ends the guest", rc == 137, (rc, err))
     g.close()
@@ -594,6 +658,38 @@ def test_system():
     g.close()
 
 
+def test_linx_description():
+    """-g PORT,tdesc=linx: the pure Linx description, no RISC-V shape."""
+    p, port = start([LINX_USER, "-g", "0,tdesc=linx", loop_elf])
+    g = Gdb(port)
+    g.no_ack()
+    target = read_xml(g, "target.xml")
+    root = ET.fromstring(target)
+    check("linx: no architecture", root.find("architecture") is None, target[:300])
+    feats = [f.get("name") for f in root.findall("feature")]
+    check("linx: features", feats == ["org.linxisa.linx.core", "org.linxisa.linx.block",
+                                      "org.linxisa.linx.clockhands", "org.linxisa.linx.ssr"],
+          feats)
+    names = {r.get("name"): (f.get("name"), r.attrib) for f in root.findall("feature") for r in f}
+    check("linx: no padding", not {"t0", "t1", "t2"} & set(names), sorted(names))
+    check("linx: tp is an SSR", names["tp"][0] == "org.linxisa.linx.ssr", names["tp"])
+    # DWARF numbers of the LinxISA LLVM backend: Rn = n.
+    for n, dw in (("sp", 1), ("a0", 2), ("ra", 10), ("s0", 11), ("x3", 23)):
+        check("linx: dwarf_regnum " + n, names[n][1].get("dwarf_regnum") == str(dw), names[n])
+    regs = g.cmd("g")
+    check("linx: g matches", len(regs) == 16 * len(names) and b"x" not in regs, len(regs))
+    check("linx: pc", le64(g.cmd("p18")) == L["_start"], "")
+    check("linx: padding numbers unknown", g.cmd("p38").startswith(b"E"), "")
+    g.cmd("vKill;1")
+    rc, out, err = finish(p)
+    check("linx: killed", rc == 137, (rc, err))
+    g.close()
+    p = subprocess.run([LINX_USER, "-g", "0,tdesc=mips", loop_elf], capture_output=True,
+                       text=True, timeout=TIMEOUT)
+    check("bad tdesc option", p.returncode == 2 and "tdesc=compat or tdesc=linx" in p.stderr,
+          p.stderr)
+
+
 def test_options():
     p = subprocess.run([LINX_USER, "-g", "notaport", loop_elf], capture_output=True, text=True,
                        timeout=TIMEOUT)
@@ -610,7 +706,7 @@ def test_options():
           p.stdout)
 
 
-for t in (test_options, test_session_user, test_ctrl_c_and_kill, test_detach_and_close,
+for t in (test_options, test_linx_description, test_session_user, test_ctrl_c_and_kill, test_detach_and_close,
           test_traps, test_system):
     try:
         t()

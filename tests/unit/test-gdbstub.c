@@ -43,6 +43,7 @@
 #define REPLY_TIMEOUT_MS 20000
 #define SYS_EXIT 93
 #define SYS_STOP_MACHINE 1000 /* test hook: a device-style stop request */
+#define SYS_FILL 1001         /* test hook: "the kernel" writes 8 x 0x77 at a1 */
 #define PC_REG 0x18
 #define S0_REG 0xb
 #define A0_REG 2
@@ -76,6 +77,11 @@ static bool acrc_hook(CPULinxState *env, unsigned type, void *opaque)
         env->exit_request = 1;
         *(bool *)opaque = true;
         return true;
+    }
+    if (env->gpr[LINX_REG_A7] == SYS_FILL) {
+        static const uint8_t fill[8] = { 0x77, 0x77, 0x77, 0x77, 0x77, 0x77, 0x77, 0x77 };
+        return guest_mem_write(env->mem, env->gpr[LINX_REG_A0 + 1], fill, sizeof(fill), NULL) ==
+               GM_OK;
     }
     return false;
 }
@@ -381,7 +387,7 @@ static const LinxAccel accels[] = { LINX_ACCEL_JIT, LINX_ACCEL_INTERP };
 static void test_registers(void **state)
 {
     Rig r;
-    unsigned n = gdb_reg_count();
+    unsigned n = gdb_reg_count(GDB_TDESC_COMPAT);
 
     rig_start(&r, loop_src, LINX_ACCEL_INTERP, false);
     handshake(&r);
@@ -393,6 +399,14 @@ static void test_registers(void **state)
     assert_null(gdb_reg_name(n));
     for (unsigned i = 0; i < n; i++) {
         const char *name = gdb_reg_name(i);
+        if (gdb_reg_is_padding(i)) {
+            /* RISC-V t0-t2 of the compat description: unavailable, and
+             * writes are dropped. */
+            assert_string_equal(cmdf(&r, "p%x", i), "xxxxxxxxxxxxxxxx");
+            assert_string_equal(cmdf(&r, "P%x=0100000000000000", i), "OK");
+            assert_string_equal(cmdf(&r, "p%x", i), "xxxxxxxxxxxxxxxx");
+            continue;
+        }
         uint64_t old = reg(&r, i);
         uint64_t v = UINT64_C(0x0101010101010101) * (i + 1);
         GString *b = g_string_new("");
@@ -438,7 +452,8 @@ static void test_registers(void **state)
     assert_string_equal(cmd(&r, "P2=1234"), GDB_ERR_INVAL);
     assert_string_equal(cmd(&r, "P2"), GDB_ERR_INVAL);
     assert_string_equal(cmd(&r, "Gzz"), GDB_ERR_INVAL);
-    send_pkt(&r, "k"); /* no reply */
+    /* k is answered (lldb waits for it): killed by SIGKILL. */
+    assert_string_equal(cmd(&r, "k"), "X09");
     assert_int_equal(rig_join(&r), EXCP_EXIT);
     assert_int_equal(r.env->exit_code, GDB_KILLED_EXIT);
     rig_free(&r);
@@ -455,12 +470,12 @@ static void test_queue_and_pc_writes(void **state)
         assert_string_equal(cmdf(&r, "Z0,%" PRIx64 ",4", sym(&r, "use")), "OK");
         assert_true(!strncmp(cmd(&r, "c"), "T05", 3));
         assert_int_equal(reg(&r, PC_REG), sym(&r, "use"));
-        assert_int_equal(reg(&r, regnum("t1")), 6);
-        assert_int_equal(reg(&r, regnum("t2")), 5);
-        assert_int_equal(reg(&r, regnum("t3")), 0);
+        assert_int_equal(reg(&r, regnum("tq1")), 6);
+        assert_int_equal(reg(&r, regnum("tq2")), 5);
+        assert_int_equal(reg(&r, regnum("tq3")), 0);
         assert_int_equal(reg(&r, regnum("bpc")), sym(&r, "_start"));
         assert_int_equal(reg(&r, regnum("bkind")), LINX_BR_FALL);
-        set_reg(&r, regnum("t1"), 100);
+        set_reg(&r, regnum("tq1"), 100);
         assert_string_equal(cmdf(&r, "z0,%" PRIx64 ",4", sym(&r, "use")), "OK");
         send_pkt(&r, "c");
         expect_exit(&r, "W69", EXCP_EXIT); /* 100 + 5 */
@@ -572,22 +587,109 @@ static void test_watchpoint(void **state)
         assert_string_equal(cmdf(&r, "Z2,%" PRIx64 ",0", ctr), GDB_ERR_INVAL);
         assert_string_equal(cmdf(&r, "Z2,%" PRIx64 ",100000", ctr), GDB_ERR_INVAL);
         assert_string_equal(cmdf(&r, "Z3,%" PRIx64 ",8", ctr), "");
+        /* The stop comes before the store (gdb's riscv gdbarch steps it
+         * itself): pc at the sdi, the counter still the old value.  A
+         * continue without removing the watchpoint runs that store and
+         * stops before the next one. */
         for (unsigned i = 1; i <= 3; i++) {
             char w[64];
             snprintf(w, sizeof(w), "watch:%" PRIx64 ";", ctr);
             assert_non_null(strstr(cmd(&r, "c"), w));
-            assert_int_equal(reg(&r, PC_REG), sym(&r, "after_store"));
+            assert_int_equal(reg(&r, PC_REG), sym(&r, "store"));
             assert_int_equal(reg(&r, S0_REG), i);
+            assert_string_equal(cmdf(&r, "m%" PRIx64 ",1", ctr), i == 1 ? "00" : i == 2 ? "01"
+                                                                                        : "02");
         }
+        /* gdb's way: remove, step the store, insert again. */
+        assert_string_equal(cmdf(&r, "z2,%" PRIx64 ",8", ctr), "OK");
+        assert_true(!strncmp(cmd(&r, "s"), "T05", 3));
+        assert_int_equal(reg(&r, PC_REG), sym(&r, "after_store"));
+        assert_string_equal(cmdf(&r, "m%" PRIx64 ",1", ctr), "03");
+        assert_string_equal(cmdf(&r, "Z2,%" PRIx64 ",8", ctr), "OK");
         /* gdb's own write does not trigger it: the next stop is the
-         * program's store. */
+         * program's store, before it. */
         assert_string_equal(cmdf(&r, "M%" PRIx64 ",1:55", ctr), "OK");
         assert_non_null(strstr(cmd(&r, "c"), "watch:"));
+        assert_int_equal(reg(&r, PC_REG), sym(&r, "store"));
         assert_int_equal(reg(&r, S0_REG), 4);
-        assert_string_equal(cmdf(&r, "m%" PRIx64 ",1", ctr), "04");
+        assert_string_equal(cmdf(&r, "m%" PRIx64 ",1", ctr), "55");
         assert_string_equal(cmdf(&r, "z2,%" PRIx64 ",8", ctr), "OK");
         send_pkt(&r, "c");
         expect_exit(&r, "W0a", EXCP_EXIT);
+        rig_free(&r);
+    }
+}
+
+/* Stores other than plain ones stop before they write too: MSET checks
+ * its footprint, FENTRY stores through the TLB (its ra store at sp-8 may
+ * have landed: the template restarts, as after a fault, with sp not yet
+ * moved).  A write the guest does not make with a store (a system call)
+ * is seen after its instruction. */
+static const char templates_src[] =
+    "    .text\n"
+    "    .globl _start\n"
+    "_start:\n"
+    "    C.BSTART.STD\n"
+    "    addtpc buf, ->a0\n"
+    "    addi a0, buf, ->a0\n"
+    "    hl.lis 0x5a, ->a2\n"
+    "    hl.lis 64, ->a3\n"
+    "mset:\n"
+    "    MSET [a0, a2, a3]\n"
+    "    C.BSTART.STD\n"
+    "    hl.lis 7, ->s0\n"
+    "    BSTART CALL, f, ra=back\n"
+    "back:\n"
+    "    C.BSTART.STD\n"
+    "    addtpc buf, ->a1\n"
+    "    addi a1, buf, ->a1\n"
+    "    hl.lis 1001, ->a7\n"
+    "fill:\n"
+    "    acrc 1\n"
+    "after_fill:\n"
+    "    C.BSTOP\n"
+    "    C.BSTART.STD\n"
+    "    hl.lis 0, ->a0\n"
+    "    hl.lis 93, ->a7\n"
+    "    acrc 1\n"
+    "    C.BSTOP\n"
+    "f:\n"
+    "    FENTRY [ra ~ s0], sp!, 16\n"
+    "    FRET.STK [ra ~ s0], sp!, 16\n"
+    "    .data\n"
+    "buf:\n"
+    "    .zero 64\n";
+
+static void test_watch_templates(void **state)
+{
+    for (unsigned ai = 0; ai < NUM_ACCELS; ai++) {
+        LinxAccel a = accels[ai];
+        Rig r;
+        uint64_t buf, sp;
+        rig_start(&r, templates_src, a, false);
+        handshake(&r);
+        buf = sym(&r, "buf");
+        sp = reg(&r, 1);
+        /* MSET: the watched bytes are in the middle of its footprint. */
+        assert_string_equal(cmdf(&r, "Z2,%" PRIx64 ",8", buf + 40), "OK");
+        assert_non_null(strstr(cmd(&r, "c"), "watch:"));
+        assert_int_equal(reg(&r, PC_REG), sym(&r, "mset"));
+        assert_string_equal(cmdf(&r, "m%" PRIx64 ",4", buf), "00000000");
+        assert_string_equal(cmdf(&r, "z2,%" PRIx64 ",8", buf + 40), "OK");
+        /* FENTRY: s0 goes to [sp - 16] (of the caller's sp). */
+        assert_string_equal(cmdf(&r, "Z2,%" PRIx64 ",8", sp - 16), "OK");
+        assert_non_null(strstr(cmd(&r, "c"), "watch:"));
+        assert_int_equal(reg(&r, PC_REG), sym(&r, "f"));
+        assert_int_equal(reg(&r, 1), sp);
+        assert_string_equal(cmdf(&r, "m%" PRIx64 ",1", buf + 63), "5a"); /* MSET ran */
+        assert_string_equal(cmdf(&r, "z2,%" PRIx64 ",8", sp - 16), "OK");
+        /* The system call's write: after the acrc, the bytes written. */
+        assert_string_equal(cmdf(&r, "Z2,%" PRIx64 ",8", buf), "OK");
+        assert_non_null(strstr(cmd(&r, "c"), "watch:"));
+        assert_int_equal(reg(&r, PC_REG), sym(&r, "after_fill"));
+        assert_string_equal(cmdf(&r, "m%" PRIx64 ",2", buf), "7777");
+        send_pkt(&r, "c");
+        expect_exit(&r, "W00", EXCP_EXIT);
         rig_free(&r);
     }
 }
@@ -748,29 +850,67 @@ static void test_random_packets(void **state)
     rig_free(&r);
 }
 
-/* The generated XML lists every register once, in number order. */
+/* Each generated description lists every register of its g packet
+ * once, in a single self-contained target.xml; the compat one has the
+ * shape gdb's riscv:rv64 gdbarch validates. */
 static void test_xml(void **state)
 {
-    unsigned next = 0;
+    static const GdbTdesc descs[] = { GDB_TDESC_COMPAT, GDB_TDESC_LINX };
+    char tag[128];
 
-    for (unsigned f = 0; f < GDB_FEATURE_COUNT; f++) {
-        char *x = gdb_xml_feature((GdbFeatureId)f);
-        char *p = x;
-        char tag[64];
-        while ((p = strstr(p, "regnum=\""))) {
-            unsigned n = (unsigned)strtoul(p + 8, NULL, 10);
-            assert_int_equal(n, next);
-            snprintf(tag, sizeof(tag), "name=\"%s\"", gdb_reg_name(n));
-            assert_non_null(strstr(x, tag));
-            next++;
+    for (unsigned d = 0; d < 2; d++) {
+        char *x = gdb_xml_target(descs[d]);
+        unsigned n = gdb_reg_count(descs[d]);
+        bool *seen = calloc(n, sizeof(bool));
+        const char *p = x;
+        unsigned count = 0;
+        while ((p = strstr(p, " regnum=\""))) {
+            unsigned k = (unsigned)strtoul(p + 9, NULL, 10);
+            assert_true(k < n);
+            assert_false(seen[k]);
+            seen[k] = true;
+            count++;
             p++;
         }
+        assert_int_equal(count, n);
+        for (unsigned k = 0; k < n; k++) {
+            snprintf(tag, sizeof(tag), "<reg name=\"%s\" bitsize=\"64\"", gdb_reg_name(k));
+            assert_non_null(strstr(x, tag));
+        }
+        assert_null(strstr(x, "xi:include"));
+        assert_null(gdb_xml_annex(descs[d], "nope.xml"));
+        free(seen);
         g_free(x);
     }
-    assert_int_equal(next, gdb_reg_count());
-    assert_null(gdb_xml_annex("nope.xml"));
-    char *t = gdb_xml_annex("target.xml");
-    assert_non_null(strstr(t, "<architecture>linx</architecture>"));
+    assert_int_equal(gdb_reg_count(GDB_TDESC_COMPAT), gdb_reg_count(GDB_TDESC_LINX) + 3);
+    char *t = gdb_xml_annex(GDB_TDESC_COMPAT, "target.xml");
+    assert_non_null(strstr(t, "<architecture>riscv:rv64</architecture>"));
+    assert_non_null(strstr(t, "<osabi>none</osabi>"));
+    /* gdb 13 wants x0-x15 by ABI name in org.gnu.gdb.riscv.cpu, and
+     * nothing of x16-x31 there (a6 would make s9-s11 and t3-t6 required). */
+    const char *cpu = strstr(t, "<feature name=\"org.gnu.gdb.riscv.cpu\">");
+    const char *cpu_end = cpu ? strstr(cpu, "</feature>") : NULL;
+    assert_non_null(cpu_end);
+    static const char *const x0_15[] = { "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2",
+                                        "s0", "s1", "a0", "a1", "a2", "a3", "a4", "a5", "pc" };
+    for (unsigned i = 0; i < sizeof(x0_15) / sizeof(x0_15[0]); i++) {
+        snprintf(tag, sizeof(tag), "<reg name=\"%s\" ", x0_15[i]);
+        const char *at = strstr(cpu, tag);
+        assert_true(at && at < cpu_end);
+    }
+    const char *a6 = strstr(t, "<reg name=\"a6\" ");
+    assert_true(a6 && a6 > cpu_end);
+    /* lldb: generic roles and DWARF numbers (compat: RISC-V's by name). */
+    assert_non_null(strstr(t, "<reg name=\"pc\" bitsize=\"64\" type=\"code_ptr\" regnum=\"24\" "
+                              "group=\"general\" generic=\"pc\"/>"));
+    assert_non_null(strstr(t, "<reg name=\"sp\" bitsize=\"64\" type=\"data_ptr\" regnum=\"1\" "
+                              "group=\"general\" generic=\"sp\" dwarf_regnum=\"2\""));
+    g_free(t);
+    t = gdb_xml_annex(GDB_TDESC_LINX, "target.xml");
+    assert_null(strstr(t, "<architecture>"));
+    assert_null(strstr(t, "riscv"));
+    assert_non_null(strstr(t, "<reg name=\"sp\" bitsize=\"64\" type=\"data_ptr\" regnum=\"1\" "
+                              "group=\"general\" generic=\"sp\" dwarf_regnum=\"1\""));
     g_free(t);
 }
 
@@ -783,12 +923,20 @@ static void test_options(void **state)
         int ret;
         const char *listen;
         bool wait;
+        GdbTdesc tdesc;
     } cases[] = {
         { GDB_MODE_USER, { "-g", "1234" }, 1, "1234", true },
         { GDB_MODE_USER, { "--g", "tcp::0" }, 1, "tcp::0", true },
         { GDB_MODE_USER, { "-g", "tcp:localhost:99" }, 1, "tcp:localhost:99", true },
         { GDB_MODE_USER, { "-g", "[::1]:99" }, 1, "[::1]:99", true },
         { GDB_MODE_USER, { "-g", "none" }, 1, NULL, false },
+        { GDB_MODE_USER, { "-g", "1234,tdesc=linx" }, 1, "1234,tdesc=linx", true, GDB_TDESC_LINX },
+        { GDB_MODE_USER, { "-g", "1234,tdesc=compat" }, 1, "1234,tdesc=compat", true },
+        { GDB_MODE_SYSTEM, { "-gdb", "tcp::1,tdesc=linx" }, 1, "tcp::1,tdesc=linx", false,
+          GDB_TDESC_LINX },
+        { GDB_MODE_USER, { "-g", "1234,tdesc=mips" }, -1, NULL, false },
+        { GDB_MODE_USER, { "-g", "1234,frob" }, -1, NULL, false },
+        { GDB_MODE_USER, { "-g", "1234," }, -1, NULL, false },
         { GDB_MODE_USER, { "-g", "65536" }, -1, NULL, false },
         { GDB_MODE_USER, { "-g", "-5" }, -1, NULL, false },
         { GDB_MODE_USER, { "-g", "tcp::" }, -1, NULL, false },
@@ -826,6 +974,8 @@ static void test_options(void **state)
             assert_null(cfg.listen);
         }
         assert_int_equal(cfg.wait, cases[k].wait);
+        assert_int_equal(cfg.tdesc, cases[k].tdesc);
+        assert_int_equal(cfg.mode, cases[k].listen || cases[k].wait ? cases[k].mode : 0);
     }
     /* -S without an address is refused. */
     GdbStubConfig cfg = { .wait = true };
@@ -860,6 +1010,7 @@ int main(void)
         cmocka_unit_test(test_breakpoints),
         cmocka_unit_test(test_steps),
         cmocka_unit_test(test_watchpoint),
+        cmocka_unit_test(test_watch_templates),
         cmocka_unit_test(test_interrupt),
         cmocka_unit_test(test_close),
         cmocka_unit_test(test_traps),

@@ -333,4 +333,9 @@ void as_seed_body_note(LinxAs *as, const char *name, size_t len);
 /* Pass 1 bookkeeping of the "inside a seed kernel body" state. */
 void as_seed_body_track(LinxAs *as, const AsStmt *st);
 
+/* ---- symbol types and debug information (symbol-types.c, dwarf.c) -------- */
+/* After pass 2: type and size the labels the source left untyped, and
+ * with -g add the DWARF sections. */
+void as_debug_finish(LinxAs *as);
+
 #endif /* LINX_TOOLS_AS_INTERNAL_H */

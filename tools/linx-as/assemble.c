@@ -483,6 +483,9 @@ bool linx_as_assemble(LinxAs *as)
     if (as->errors == 0) {
         resolve_entry(as);
     }
+    if (as->errors == 0) {
+        as_debug_finish(as);
+    }
     as_diag_sort(as);
     as->assembled = as->errors == 0;
     return as->assembled;

@@ -50,6 +50,13 @@ typedef struct LinxAsOptions {
     /* ISA profile of the encodings (-mcpu; target/linx/profile.h); NULL:
      * the default, linx-toolchain. */
     const struct LinxProfile *profile;
+    /* -g: DWARF line table, functions, variables and frame CFI (ELF only;
+     * docs/assembler.md "Debug information"). */
+    bool debug_info;
+    /* DWARF register numbers of -g (LinxDwarfRegs, target/linx/dwarf-regs.h):
+     * 0 = what stock debuggers use (default), 1 = the LinxISA LLVM
+     * backend's (--dwarf-regs=llvm). */
+    unsigned dwarf_regs;
 } LinxAsOptions;
 
 typedef struct LinxAs LinxAs;

@@ -19,6 +19,11 @@
  *                        what LinxISA clang emits) or linx-v0.4; for --objdump
  *                        listings the default is the one their bytes use
  *   --max-errors=N       stop after N errors (default 50)
+ *   -g, --gdwarf         DWARF debug information: line table, functions,
+ *                        data objects as variables, CFI of FENTRY frames
+ *   --dwarf-regs=compat|llvm  DWARF register numbers of -g: compat (default;
+ *                        what stock gdb/lldb use with linxemu's gdb stub)
+ *                        or the LinxISA LLVM backend's (Rn = n)
  *
  * Exit status: 0 on success, 1 when the input has errors (nothing is
  * written, and a stale output file is removed), 2 on a usage error.
@@ -32,6 +37,7 @@
 
 #include "linx-as.h"
 #include "target/linx/asm-insn.h"
+#include "target/linx/dwarf-regs.h"
 #include "target/linx/profile.h"
 
 #define EXIT_INPUT_ERROR 1
@@ -53,6 +59,9 @@ static void usage(FILE *f)
           "  -mcpu=NAME           ISA profile: linx-toolchain (default) or linx-v0.4; an\n"
           "                       --objdump listing defaults to the one its bytes use\n"
           "  --max-errors=N       stop reporting after N errors (default 50)\n"
+          "  -g, --gdwarf         DWARF debug information (lines, functions, variables, CFI)\n"
+          "  --dwarf-regs=compat|llvm  DWARF register numbers: compat (default: stock\n"
+          "                       gdb/lldb with the linxemu gdb stub) or llvm (Rn = n)\n"
           "  -h, --help           this text\n",
           f);
 }
@@ -256,6 +265,21 @@ int main(int argc, char **argv)
             }
             if (!(o.profile = linx_profile_by_name(v))) {
                 fprintf(stderr, "linx-as: unknown -mcpu '%s' (linx-toolchain or linx-v0.4)\n", v);
+                goto bad;
+            }
+        } else if (strcmp(a, "-g") == 0 || strcmp(a, "--gdwarf") == 0 ||
+                   strcmp(a, "-gdwarf-4") == 0) {
+            o.debug_info = true;
+        } else if (is_opt(a, "--dwarf-regs")) {
+            if (!(v = opt_value(argc, argv, &i, "--dwarf-regs"))) {
+                goto bad;
+            }
+            if (strcmp(v, "compat") == 0) {
+                o.dwarf_regs = LINX_DWARF_DEBUGGER;
+            } else if (strcmp(v, "llvm") == 0) {
+                o.dwarf_regs = LINX_DWARF_LLVM;
+            } else {
+                fprintf(stderr, "linx-as: bad option: --dwarf-regs=%s (compat or llvm)\n", v);
                 goto bad;
             }
         } else if (strcmp(a, "--legacy") == 0 || strcmp(a, "--legacy-dtype") == 0) {
