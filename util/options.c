@@ -131,7 +131,7 @@ int linx_opts_parse(const char *prog, LinxOptStyle style, const LinxOptGroup *gr
     unsigned n;
     OptRef *refs = flatten(groups, ngroups, &n);
     struct option *longs = calloc(n + 1, sizeof(*longs));
-    char *shorts = malloc(3 * n + 4);
+    char *shorts = malloc(4 * n + 4);
     size_t sl = 0;
     int status = 0;
 
@@ -148,13 +148,17 @@ int linx_opts_parse(const char *prog, LinxOptStyle style, const LinxOptGroup *gr
     for (unsigned k = 0; k < n; k++) {
         const LinxOpt *o = refs[k].opt;
         longs[k].name = o->name;
-        longs[k].has_arg = o->arg ? required_argument : no_argument;
+        longs[k].has_arg = !o->arg ? no_argument
+                           : o->arg[0] == '[' ? optional_argument : required_argument;
         longs[k].flag = NULL;
         longs[k].val = o->short_name ? o->short_name : (int)(LONG_BASE + k);
         if (o->short_name) {
             shorts[sl++] = (char)o->short_name;
             if (o->arg) {
                 shorts[sl++] = ':';
+                if (o->arg[0] == '[') {
+                    shorts[sl++] = ':';
+                }
             }
         }
     }
@@ -227,7 +231,9 @@ int linx_opts_take(const LinxOptGroup *group, int argc, char **argv, int *i, cha
         if (!hit) {
             continue;
         }
-        if (o->arg) {
+        if (o->arg && o->arg[0] == '[') {
+            value = eq ? eq + 1 : NULL;
+        } else if (o->arg) {
             if (eq) {
                 value = eq + 1;
             } else if (*i + 1 < argc) {
@@ -267,12 +273,15 @@ void linx_opts_print_help(FILE *f, LinxOptStyle style, const LinxOptGroup *group
                 if (o->arg) {
                     snprintf(spell + w, sizeof(spell) - (size_t)w, " %s", o->arg);
                 }
-            } else if (o->short_name) {
-                snprintf(spell, sizeof(spell), "-%c, --%s%s%s", o->short_name, o->name,
-                         o->arg ? "=" : "", o->arg ? o->arg : "");
             } else {
-                snprintf(spell, sizeof(spell), "    --%s%s%s", o->name, o->arg ? "=" : "",
-                         o->arg ? o->arg : "");
+                /* --name=VALUE, or --name[=VALUE] for an optional one */
+                const char *eq = o->arg && o->arg[0] != '[' ? "=" : "";
+                const char *val = o->arg ? o->arg : "";
+                char shortp[8] = "    ";
+                if (o->short_name) {
+                    snprintf(shortp, sizeof(shortp), "-%c, ", o->short_name);
+                }
+                snprintf(spell, sizeof(spell), "%s--%s%s%s", shortp, o->name, eq, val);
             }
             w = fprintf(f, "  %s", spell);
             for (;;) {

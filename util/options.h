@@ -39,7 +39,9 @@
 typedef struct LinxOpt {
     const char *name; /* long name without dashes; NULL ends a table */
     int short_name;   /* a letter or digit, or 0 */
-    const char *arg;  /* the value's name in help ("FILE"), NULL for a flag */
+    const char *arg;  /* the value's name in help ("FILE"), NULL for a flag;
+                       * "[=FILE]": an optional value (GNU style: --name=FILE
+                       * or -xFILE only; the handler gets NULL without) */
     const char *help; /* help text; '\n' starts a continuation line; NULL: an
                        * alias --help does not list */
     int id;           /* what the handler is told */

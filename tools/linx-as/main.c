@@ -39,31 +39,64 @@
 #include "target/linx/asm-insn.h"
 #include "target/linx/dwarf-regs.h"
 #include "target/linx/profile.h"
+#include "util/options.h"
 
 #define EXIT_INPUT_ERROR 1
 #define EXIT_USAGE 2
 
+enum {
+    OPT_OUTPUT = 1, OPT_FORMAT, OPT_REL, OPT_BASE, OPT_ENTRY, OPT_LISTING, OPT_LEGACY,
+    OPT_OBJDUMP, OPT_MCPU, OPT_MAX_ERRORS, OPT_GDWARF, OPT_DWARF_REGS, OPT_VERSION, OPT_HELP,
+};
+
+static const LinxOpt as_opts[] = {
+    { "output", 'o', "FILE", "output file (default a.out)", OPT_OUTPUT },
+    { "format", 'f', "FMT", "exec (default), rel (ET_REL for the virt machine) or bin",
+      OPT_FORMAT },
+    { "rel", 'r', NULL, "same as --format=rel", OPT_REL },
+    { "base", 0, "ADDR", "address of .text (default 0x10000); also -Ttext=ADDR", OPT_BASE },
+    { "entry", 'e', "SYM|ADDR", "entry point (default: _start, else start of .text)",
+      OPT_ENTRY },
+    { "listing", 'a', "[=FILE]",
+      "print a listing (address, bytes, source) to stdout or FILE\n(-a, -a=FILE, -aFILE)",
+      OPT_LISTING },
+    { "legacy", 0, NULL,
+      "v0.3-era spellings of the shared listings (data-type\n"
+      "codes FP16 = 4, BSTART.VPAR VCALL, ...)",
+      OPT_LEGACY },
+    { "legacy-dtype", 0, NULL, NULL, OPT_LEGACY },
+    { "objdump", 0, NULL,
+      "inputs are llvm-objdump listings: re-assemble their\n"
+      "instructions at their addresses (default base: the first)",
+      OPT_OBJDUMP },
+    { "mcpu", 0, "NAME",
+      "ISA profile: linx-toolchain (default) or linx-v0.4 (also\n"
+      "-mcpu=NAME; help lists them); an --objdump listing defaults\n"
+      "to the one its bytes use",
+      OPT_MCPU },
+    { "max-errors", 0, "N", "stop reporting after N errors (default 50)", OPT_MAX_ERRORS },
+    { "gdwarf", 'g', NULL,
+      "DWARF debug information (lines, functions, variables, CFI);\nalso -gdwarf-4", OPT_GDWARF },
+    { "dwarf-regs", 0, "compat|llvm",
+      "DWARF register numbers: compat (default: stock gdb/lldb\n"
+      "with the linxemu gdb stub) or llvm (Rn = n)",
+      OPT_DWARF_REGS },
+    { "version", 0, NULL, "print the version", OPT_VERSION },
+    { "help", 'h', NULL, "this text", OPT_HELP },
+    { NULL },
+};
+
 static void usage(FILE *f)
 {
-    fputs("usage: linx-as [options] file.s...\n"
-          "  -o FILE              output file (default a.out)\n"
-          "  -f, --format=FMT     exec (default), rel (ET_REL for the virt machine) or bin\n"
-          "  -r                   same as --format=rel\n"
-          "  --base=ADDR          address of .text (default 0x10000); also -Ttext=ADDR\n"
-          "  -e, --entry=SYM|ADDR entry point (default: _start, else start of .text)\n"
-          "  -a[=FILE]            print a listing (address, bytes, source) to stdout or FILE\n"
-          "  --legacy             v0.3-era spellings of the shared listings (data-type\n"
-          "                       codes FP16 = 4, BSTART.VPAR VCALL, ...); also --legacy-dtype\n"
-          "  --objdump            inputs are llvm-objdump listings: re-assemble their\n"
-          "                       instructions at their addresses (default base: the first)\n"
-          "  -mcpu=NAME           ISA profile: linx-toolchain (default) or linx-v0.4; an\n"
-          "                       --objdump listing defaults to the one its bytes use\n"
-          "  --max-errors=N       stop reporting after N errors (default 50)\n"
-          "  -g, --gdwarf         DWARF debug information (lines, functions, variables, CFI)\n"
-          "  --dwarf-regs=compat|llvm  DWARF register numbers: compat (default: stock\n"
-          "                       gdb/lldb with the linxemu gdb stub) or llvm (Rn = n)\n"
-          "  -h, --help           this text\n",
+    LinxOptGroup g = { NULL, as_opts, NULL, NULL };
+
+    fputs("usage: linx-as [options] file.s...    (\"-\" reads standard input)\n"
+          "Assemble LinxISA assembly (and clang's output, the seeds' template blocks,\n"
+          "llvm-objdump listings) into an ELF64 program or object, or raw bytes.\n\n"
+          "Options:\n",
           f);
+    linx_opts_print_help(f, LINX_OPTS_GNU, &g, 1);
+    fputs("\nExit status: 0 written, 1 errors in the input (nothing written), 2 usage.\n", f);
 }
 
 static bool parse_u64(const char *s, uint64_t *v)
@@ -167,141 +200,186 @@ static bool load_inputs(const char **inputs, int n, bool objdump, Source *src, u
     return true;
 }
 
-/* The value of "--opt=VALUE" or "--opt VALUE"; NULL (with a message) when missing. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name)
-{
-    size_t n = strlen(name);
-    const char *a = argv[*i];
+typedef struct AsCommandLine {
+    LinxAsOptions o;
+    const char *output, *listing;
+    bool want_listing, objdump, base_set;
+} AsCommandLine;
 
-    if (a[n] == '=') {
-        return a + n + 1;
+static int as_opt(void *opaque, int id, const char *v, char *err, size_t errlen)
+{
+    AsCommandLine *c = opaque;
+    uint64_t n;
+
+    switch (id) {
+    case OPT_OUTPUT:
+        c->output = v;
+        return 0;
+    case OPT_FORMAT:
+        if (strcmp(v, "exec") == 0) {
+            c->o.format = LINX_AS_FMT_EXEC;
+        } else if (strcmp(v, "rel") == 0) {
+            c->o.format = LINX_AS_FMT_REL;
+        } else if (strcmp(v, "bin") == 0) {
+            c->o.format = LINX_AS_FMT_BIN;
+        } else {
+            snprintf(err, errlen, "unknown format '%s' (exec, rel or bin)", v);
+            return -1;
+        }
+        return 0;
+    case OPT_REL:
+        c->o.format = LINX_AS_FMT_REL;
+        return 0;
+    case OPT_BASE:
+        if (!parse_u64(v, &n) || (n & 1)) {
+            snprintf(err, errlen, "bad base address '%s' (an even number)", v);
+            return -1;
+        }
+        c->o.base = n;
+        c->base_set = true;
+        return 0;
+    case OPT_ENTRY:
+        c->o.entry = v;
+        return 0;
+    case OPT_LISTING:
+        c->want_listing = true;
+        c->listing = v && *v == '=' ? v + 1 : v; /* -a=FILE */
+        return 0;
+    case OPT_LEGACY:
+        c->o.insn_flags |= LINX_ASM_F_LEGACY;
+        return 0;
+    case OPT_OBJDUMP:
+        c->objdump = true;
+        return 0;
+    case OPT_MCPU:
+        if (strcmp(v, "help") == 0) {
+            linx_profile_print_help(stdout, "");
+            return 1;
+        }
+        if (!(c->o.profile = linx_profile_by_name(v))) {
+            snprintf(err, errlen, "unknown -mcpu '%s' (linx-toolchain or linx-v0.4)", v);
+            return -1;
+        }
+        return 0;
+    case OPT_MAX_ERRORS:
+        if (!parse_u64(v, &n) || n == 0 || n > 100000) {
+            snprintf(err, errlen, "bad --max-errors value '%s' (1..100000)", v);
+            return -1;
+        }
+        c->o.max_errors = (unsigned)n;
+        return 0;
+    case OPT_GDWARF:
+        c->o.debug_info = true;
+        return 0;
+    case OPT_DWARF_REGS:
+        if (strcmp(v, "compat") == 0) {
+            c->o.dwarf_regs = LINX_DWARF_DEBUGGER;
+        } else if (strcmp(v, "llvm") == 0) {
+            c->o.dwarf_regs = LINX_DWARF_LLVM;
+        } else {
+            snprintf(err, errlen, "bad option: --dwarf-regs=%s (compat or llvm)", v);
+            return -1;
+        }
+        return 0;
+    case OPT_VERSION:
+        printf("linx-as (linxemu) %s, LinxISA v0.4\n", LINX_VERSION);
+        return 1;
+    default:
+        usage(stdout);
+        return 1;
     }
-    if (a[n] == '\0' && *i + 1 < argc) {
-        return argv[++*i];
-    }
-    if (a[n] == '\0') {
-        fprintf(stderr, "linx-as: option '%s' needs a value\n", name);
-    }
-    return NULL;
 }
 
-static bool is_opt(const char *a, const char *name)
+static char *concat(const char *a, const char *b)
 {
-    size_t n = strlen(name);
-    return strncmp(a, name, n) == 0 && (a[n] == '\0' || a[n] == '=');
+    size_t n = strlen(a) + strlen(b) + 1;
+    char *s = malloc(n);
+
+    if (s) {
+        snprintf(s, n, "%s%s", a, b);
+    }
+    return s;
+}
+
+/* The assembler spellings of binutils/clang that are not GNU long options
+ * (-Ttext=ADDR, -mcpu=NAME, -gdwarf-4, -gdwarf) in their table spelling.
+ * The copy of argv is the parser's to permute; the strings made here are
+ * also kept in owned[0..argc-1] for free_spellings. */
+static char **as_spellings(int argc, char **argv, char ***owned)
+{
+    char **out = calloc((size_t)argc + 1, sizeof(char *));
+
+    *owned = calloc((size_t)argc + 1, sizeof(char *));
+    if (!out || !*owned) {
+        free(out);
+        free(*owned);
+        return NULL;
+    }
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        char *made = NULL;
+        if (i == 0) {
+            made = NULL;
+        } else if (strncmp(a, "-Ttext=", 7) == 0) {
+            made = concat("--base=", a + 7);
+        } else if (strncmp(a, "-mcpu=", 6) == 0 || strcmp(a, "-mcpu") == 0) {
+            made = concat("--", a + 1);
+        } else if (strcmp(a, "-gdwarf-4") == 0 || strcmp(a, "-gdwarf") == 0) {
+            made = concat("--gdwarf", "");
+        }
+        (*owned)[i] = made;
+        out[i] = made ? made : argv[i];
+    }
+    return out;
+}
+
+static void free_spellings(int argc, char **copy, char **owned)
+{
+    for (int i = 0; owned && i < argc; i++) {
+        free(owned[i]);
+    }
+    free(owned);
+    free(copy);
 }
 
 int main(int argc, char **argv)
 {
-    LinxAsOptions o;
-    const char *output = "a.out", *listing = NULL;
-    const char **inputs = calloc((size_t)argc + 1, sizeof(char *));
-    int ninputs = 0;
-    bool want_listing = false, objdump = false, base_set = false;
+    AsCommandLine c = { .output = "a.out" };
+    LinxOptGroup g = { NULL, as_opts, as_opt, &c };
+    const char **inputs;
+    int ninputs, first, r;
     Source *sources;
     uint64_t listing_base = 0;
     LinxProfileVote vote = { { 0 }, 0 };
     LinxAs *as;
     int status = 0;
+    char err[512];
+    char **owned = NULL;
+    char **args = as_spellings(argc, argv, &owned);
 
-    linx_as_default_options(&o);
-    if (!inputs) {
+    linx_as_default_options(&c.o);
+    if (!args) {
         return EXIT_USAGE;
     }
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v;
-        uint64_t n;
-
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            usage(stdout);
-            free(inputs);
-            return 0;
-        } else if (strcmp(a, "-o") == 0 || is_opt(a, "--output")) {
-            if (!(v = opt_value(argc, argv, &i, a[1] == 'o' ? "-o" : "--output"))) {
-                goto bad;
-            }
-            output = v;
-        } else if (strcmp(a, "-f") == 0 || is_opt(a, "--format")) {
-            if (!(v = opt_value(argc, argv, &i, a[1] == 'f' ? "-f" : "--format"))) {
-                goto bad;
-            }
-            if (strcmp(v, "exec") == 0) {
-                o.format = LINX_AS_FMT_EXEC;
-            } else if (strcmp(v, "rel") == 0) {
-                o.format = LINX_AS_FMT_REL;
-            } else if (strcmp(v, "bin") == 0) {
-                o.format = LINX_AS_FMT_BIN;
-            } else {
-                fprintf(stderr, "linx-as: unknown format '%s' (exec, rel or bin)\n", v);
-                goto bad;
-            }
-        } else if (strcmp(a, "-r") == 0) {
-            o.format = LINX_AS_FMT_REL;
-        } else if (is_opt(a, "--base") || strncmp(a, "-Ttext=", 7) == 0) {
-            v = a[1] == 'T' ? a + 7 : opt_value(argc, argv, &i, "--base");
-            if (!v || !parse_u64(v, &n) || (n & 1)) {
-                fprintf(stderr, "linx-as: bad base address '%s' (an even number)\n", v ? v : "");
-                goto bad;
-            }
-            o.base = n;
-            base_set = true;
-        } else if (strcmp(a, "-e") == 0 || is_opt(a, "--entry")) {
-            if (!(v = opt_value(argc, argv, &i, a[1] == 'e' ? "-e" : "--entry"))) {
-                goto bad;
-            }
-            o.entry = v;
-        } else if (strcmp(a, "-a") == 0 || strncmp(a, "-a=", 3) == 0 || is_opt(a, "--listing")) {
-            want_listing = true;
-            listing = strchr(a, '=') ? strchr(a, '=') + 1 : NULL;
-        } else if (strcmp(a, "--objdump") == 0) {
-            objdump = true;
-        } else if (strncmp(a, "-mcpu=", 6) == 0 || strcmp(a, "-mcpu") == 0) {
-            v = a[5] == '=' ? a + 6 : (i + 1 < argc ? argv[++i] : "");
-            if (strcmp(v, "help") == 0) {
-                linx_profile_print_help(stdout, "");
-                free(inputs);
-                return 0;
-            }
-            if (!(o.profile = linx_profile_by_name(v))) {
-                fprintf(stderr, "linx-as: unknown -mcpu '%s' (linx-toolchain or linx-v0.4)\n", v);
-                goto bad;
-            }
-        } else if (strcmp(a, "-g") == 0 || strcmp(a, "--gdwarf") == 0 ||
-                   strcmp(a, "-gdwarf-4") == 0) {
-            o.debug_info = true;
-        } else if (is_opt(a, "--dwarf-regs")) {
-            if (!(v = opt_value(argc, argv, &i, "--dwarf-regs"))) {
-                goto bad;
-            }
-            if (strcmp(v, "compat") == 0) {
-                o.dwarf_regs = LINX_DWARF_DEBUGGER;
-            } else if (strcmp(v, "llvm") == 0) {
-                o.dwarf_regs = LINX_DWARF_LLVM;
-            } else {
-                fprintf(stderr, "linx-as: bad option: --dwarf-regs=%s (compat or llvm)\n", v);
-                goto bad;
-            }
-        } else if (strcmp(a, "--legacy") == 0 || strcmp(a, "--legacy-dtype") == 0) {
-            o.insn_flags |= LINX_ASM_F_LEGACY;
-        } else if (is_opt(a, "--max-errors")) {
-            if (!(v = opt_value(argc, argv, &i, "--max-errors")) || !parse_u64(v, &n) || n == 0 ||
-                n > 100000) {
-                fprintf(stderr, "linx-as: bad --max-errors value\n");
-                goto bad;
-            }
-            o.max_errors = (unsigned)n;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "linx-as: unknown option '%s'\n", a);
-            goto bad;
-        } else {
-            inputs[ninputs++] = a;
+    r = linx_opts_parse("linx-as", LINX_OPTS_GNU, &g, 1, argc, args, &first, err, sizeof(err));
+    if (r != 0) {
+        if (r < 0) {
+            fprintf(stderr, "linx-as: %s\n", err);
         }
+        free_spellings(argc, args, owned);
+        return r < 0 ? EXIT_USAGE : 0;
     }
+    ninputs = argc - first;
+    inputs = (const char **)args + first;
     if (ninputs == 0) {
         fprintf(stderr, "linx-as: no input files\n");
-        goto bad;
+        usage(stderr);
+        free_spellings(argc, args, owned);
+        return EXIT_USAGE;
     }
+    LinxAsOptions o = c.o;
+    const char *output = c.output, *listing = c.listing;
+    bool want_listing = c.want_listing, objdump = c.objdump, base_set = c.base_set;
 
     sources = calloc((size_t)ninputs, sizeof(Source));
     if (!sources || !load_inputs(inputs, ninputs, objdump, sources, &listing_base, &vote)) {
@@ -309,7 +387,7 @@ int main(int argc, char **argv)
             free(sources[i].text);
         }
         free(sources);
-        free(inputs);
+        free_spellings(argc, args, owned);
         return EXIT_INPUT_ERROR;
     }
     if (objdump && !base_set) {
@@ -352,11 +430,6 @@ int main(int argc, char **argv)
                 linx_as_error_count(as) == 1 ? "" : "s");
     }
     linx_as_free(as);
-    free(inputs);
+    free_spellings(argc, args, owned);
     return status;
-
-bad:
-    usage(stderr);
-    free(inputs);
-    return EXIT_USAGE;
 }
