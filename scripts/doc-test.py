@@ -14,9 +14,10 @@ A runnable example is a fenced code block whose info string is `console`:
 
 Each `$ ` line is a command (a line ending in a backslash continues it on the
 next line); the lines after it, up to the next command, are its expected
-output, stdout and stderr together: every line must match in order, `...`
-alone on a line matches any number of lines, `...` inside a line matches any
-text, and a final `[exit N]` gives the exit status (0 when absent).  A command
+output, stdout and stderr together: every line must match in order (runs of
+blanks and tabs compare as one space, so listings with tabs can be shown),
+`...` alone on a line matches any number of lines, `...` inside a line
+matches any text, and a final `[exit N]` gives the exit status (0 when absent).  A command
 with no expected lines is checked for its exit status only.  Other code blocks
 (`sh`, indented, ...) are not run: use them for sessions that cannot run
 unattended (a gdb waiting for a client, a placeholder path).
@@ -104,7 +105,12 @@ def parse(path, text):
     return cmds
 
 
+def squeeze(line):
+    return ' '.join(line.split())
+
+
 def line_matches(pattern, line):
+    pattern, line = squeeze(pattern), squeeze(line)
     if '...' not in pattern:
         return pattern == line
     rx = '.*'.join(re.escape(p) for p in pattern.split('...'))

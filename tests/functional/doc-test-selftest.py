@@ -49,10 +49,12 @@ def main():
                       '$ printf "1\\n2\\n3\\n4\\n" \\\n  | tail -n 3\n2\n...\n4\n'
                       '$ echo "rate 12.5 x" >&2; exit 4\nrate ... x\n[exit 4]\n'
                       '$ true\n'
+                      '$ printf "  a\\t\\tb  c\\n"\na b c\n'
                       '```\n\n```sh\n$ false\n```\n\n    $ false\n')
-        check(rc == 0 and '6 passed, 0 failed, 0 skipped' in out,
-              'six passing commands (tools via build/, files of the tree, continuation, '
-              'wildcards, exit status); sh and indented blocks are not run: %r' % out[-300:])
+        check(rc == 0 and '7 passed, 0 failed, 0 skipped' in out,
+              'seven passing commands (tools via build/, files of the tree, continuation, '
+              'wildcards, exit status, blanks and tabs as one space); sh and indented blocks '
+              'are not run: %r' % out[-300:])
         check(not os.path.exists(os.path.join(root, 'new.txt')),
               'files the commands write stay out of the source tree')
 
