@@ -262,6 +262,26 @@ bool elf_file_parse(ElfFile *ef, const void *data, size_t size, const char *what
     return true;
 }
 
+void elf_file_rel_symbol_addresses(ElfFile *ef)
+{
+    if (ef->type != ELF_ET_REL) {
+        return;
+    }
+    for (unsigned i = 0; i < ef->nsymbols; i++) {
+        ElfSymbol *sym = &ef->symbols[i];
+        if (sym->shndx == 0 || sym->shndx >= 0xff00) { /* UNDEF, ABS, COMMON, ... */
+            continue;
+        }
+        for (unsigned k = 0; k < ef->nsections; k++) {
+            if (ef->sections[k].index == sym->shndx) {
+                sym->value += ef->sections[k].addr;
+                break;
+            }
+        }
+    }
+    qsort(ef->symbols, ef->nsymbols, sizeof(ElfSymbol), sym_cmp);
+}
+
 const char *elf_linx_reloc_name(unsigned type)
 {
     static const char *const names[] = {

@@ -129,6 +129,13 @@ const uint8_t *elf_file_section_data(const ElfFile *ef, const ElfSection *s);
  * LinxISA.def). */
 const char *elf_linx_reloc_name(unsigned type);
 
+/* In a relocatable file (ET_REL) a symbol's value is an offset in its
+ * section; make it an address (section sh_addr + offset), as
+ * llvm-objdump shows relocatable symbols (ELFObjectFile::getSymbolAddress).
+ * Absolute, common and undefined symbols keep their values.  Nothing
+ * changes for other files. */
+void elf_file_rel_symbol_addresses(ElfFile *ef);
+
 /* The symbol covering @addr in section @shndx (or any section when
  * @shndx < 0), preferring a symbol at exactly @addr; NULL if none. */
 const ElfSymbol *elf_file_symbol_at(const ElfFile *ef, uint64_t addr, int shndx);

@@ -151,6 +151,49 @@ if os.path.exists(rel):
     check("rel label", "0000000000000000 <_start>:" in out.splitlines(), out[:400])
     check("rel body label", "B.TEXT\t0x20 <__linx_tile_empty_body>" in out, out[:800])
 
+
+def rel_object(text_addr, code, syms):
+    """A minimal ELF64 ET_REL for EM 0xE9 written here, independently of
+    linx-as: .text at sh_addr @text_addr holding @code, .symtab with the
+    (name, offset, STT) of @syms (global), .strtab, .shstrtab."""
+    import struct
+    strtab = b"\0"
+    symtab = b"\0" * 24
+    for name, off, stt in syms:
+        symtab += struct.pack("<IBBHQQ", len(strtab), (1 << 4) | stt, 0, 1, off, 0)
+        strtab += name.encode() + b"\0"
+    shstr = b"\0.text\0.symtab\0.strtab\0.shstrtab\0"
+    body = code + symtab + strtab + shstr
+    o_text = 64
+    o_sym = o_text + len(code)
+    o_str = o_sym + len(symtab)
+    o_shs = o_str + len(strtab)
+    o_sh = o_shs + len(shstr)
+    sh = b"\0" * 64
+    sh += struct.pack("<IIQQQQIIQQ", 1, 1, 6, text_addr, o_text, len(code), 0, 0, 2, 0)
+    sh += struct.pack("<IIQQQQIIQQ", 7, 2, 0, 0, o_sym, len(symtab), 3, 1, 8, 24)
+    sh += struct.pack("<IIQQQQIIQQ", 15, 3, 0, 0, o_str, len(strtab), 0, 0, 1, 0)
+    sh += struct.pack("<IIQQQQIIQQ", 23, 3, 0, 0, o_shs, len(shstr), 0, 0, 1, 0)
+    eh = b"\x7fELF\x02\x01\x01" + b"\0" * 9 + struct.pack(
+        "<HHIQQQIHHHHHH", 1, 0xE9, 1, 0, 0, o_sh, 0, 64, 0, 0, 64, 5, 4)
+    return eh + body + sh
+
+
+# A relocatable object whose .text has an address (linx-as -r puts it at
+# 0x10000): its symbols are offsets in .text, shown at section address +
+# offset as llvm-objdump does (the labels were '<.text>' and none before).
+with tempfile.TemporaryDirectory() as d:
+    path = os.path.join(d, "rel.o")
+    with open(path, "wb") as f:
+        f.write(rel_object(0x10000, bytes.fromhex("0008" "0008" "0008" "0008"),
+                           [("first", 0, 2), ("second", 4, 2)]))
+    rc, out, err = run("-d", "-t", path)
+    lines = out.splitlines()
+    check("rel at 0x10000: -d labels", rc == 0 and "0000000000010000 <first>:" in lines and
+          "0000000000010004 <second>:" in lines, out + err)
+    check("rel at 0x10000: -t addresses", re.search(r"^0000000000010004 g +F \.text\t0{16} second$",
+                                                    out, re.M) is not None, out)
+
 if failures:
     for f in failures:
         print("FAIL:", f)

@@ -216,6 +216,7 @@ static int dump_file(const char *path, const ObjdumpOptions *o)
         elf_file_close(&ef);
         return EXIT_BAD_INPUT;
     }
+    elf_file_rel_symbol_addresses(&ef); /* relocatable symbols at their addresses */
     printf("\n%s:\tfile format elf64-linxisa\n", path);
     for (unsigned j = 0; j < o->nsections; j++) {
         if (!elf_file_section_by_name(&ef, o->sections[j])) {
