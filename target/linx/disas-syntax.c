@@ -205,12 +205,15 @@ static const LinxSynName tmafn_names[] = {
     { 0, "TLOAD" }, { 1, "TSTORE" }, { 2, "TMOV" },
 };
 
+/* Function 1 = TMATMUL.BIAS: the LinxISA 0.58.1 catalog (LinxCore
+ * src/common/opcode_catalog.yaml, bstart_tmatmul_bias, match 0x131181);
+ * v0.4 names 0, 2 and 8 only. */
 static const LinxSynName cubefn_names[] = {
-    { 0, "TMATMUL" }, { 2, "TMATMUL.ACC" }, { 8, "ACCCVT" },
+    { 0, "TMATMUL" }, { 1, "TMATMUL.BIAS" }, { 2, "TMATMUL.ACC" }, { 8, "ACCCVT" },
 };
 
 static const LinxSynName cubefn_legacy_names[] = {
-    { 0, "MAMULB" }, { 2, "MAMULB.ACC" }, { 8, "ACCCVT" },
+    { 0, "MAMULB" }, { 1, "MAMULB.BIAS" }, { 2, "MAMULB.ACC" }, { 8, "ACCCVT" },
 };
 
 /* TEPL TileOpcode = (Mode << 5) | Function (isa/v0.4/state/engine_ops.json). */
