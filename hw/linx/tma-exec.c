@@ -157,7 +157,19 @@ static bool exec_gm(LinxTileState *ts, GuestMemory *gm, const TmaPlan *p, const 
     uint64_t rows = s->gm_outer, row_bytes = (uint64_t)s->gm_inner * p->esize;
     uint64_t fa = base;
     GuestFault gf;
-    uint8_t *host = gm_window(ts, gm, base, rows, row_bytes, stride, store, &gf, &fa);
+    uint8_t *host;
+
+    if (p->atomic) {
+        /* AtomicAdd reads the footprint as well: check that first, whole
+         * (a fault leaves GM unchanged). */
+        uint8_t *unused = NULL;
+
+        gf = guest_mem_window(gm, base, rows, row_bytes, stride, GM_PROT_READ, &unused, &fa);
+        if (gf != GM_OK) {
+            return exec_fail(f, TMA_R_GM_FAULT, fa);
+        }
+    }
+    host = gm_window(ts, gm, base, rows, row_bytes, stride, store, &gf, &fa);
 
     if (host) {
         x->gm = host;
@@ -172,7 +184,7 @@ static bool exec_gm(LinxTileState *ts, GuestMemory *gm, const TmaPlan *p, const 
      * (rows * row_bytes <= 8 merged 4 KB tiles, see the shape rules). */
     x->gm = ts->scratch;
     x->stride = row_bytes;
-    if (!store) {
+    if (!store || p->atomic) { /* AtomicAdd adds to what GM holds */
         for (uint64_t r = 0; r < rows; r++) {
             gf = guest_mem_read(gm, base + r * stride, ts->scratch + r * row_bytes, row_bytes,
                                 GM_PROT_READ, &fa);
@@ -180,6 +192,8 @@ static bool exec_gm(LinxTileState *ts, GuestMemory *gm, const TmaPlan *p, const 
                 return exec_fail(f, TMA_R_GM_FAULT, fa);
             }
         }
+    }
+    if (!store) {
         p->kernel(x);
         return true;
     }
