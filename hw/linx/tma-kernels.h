@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "hw/linx/atomic-add.h"
 #include "hw/linx/tile-dtype.h"
 #include "hw/linx/tma.h"
 
@@ -161,12 +162,9 @@ static inline void tma_eff_for_each_tile(const TmaEff *e, TmaSubFn sub)
 void tma_zn_edge(uint8_t *gm, size_t stride, uint8_t *tile, uint32_t tc, uint32_t r0, uint32_t r1,
                  uint32_t c0, uint32_t c1, unsigned esize, bool store);
 
-/* AtomicAdd TSTORE (tma-atomic.c): the element types it allows (S8, S16,
- * S32, FP32, FP16, BF16), its specialised kernel per type, and one
- * element's add (the reference kernel's). */
-bool tma_atomic_dtype_ok(unsigned dtype);
+/* AtomicAdd TSTORE (tma-atomic.c): its specialised kernel per type
+ * (atomic-add.h: the types and one element's add). */
 TmaKernelChoice tma_atomic_kernel(unsigned dtype);
-void tma_atomic_add_elem(uint8_t *gm_elem, const uint8_t *tile_elem, unsigned dtype);
 
 /* Portable specialised sub-tile kernels (tma-kernels.c). */
 void tma_nd_store_sub(uint8_t *gm, size_t stride, uint8_t *tile, uint32_t tr, uint32_t tc,
