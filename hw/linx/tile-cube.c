@@ -44,8 +44,7 @@ static const struct {
         "cube-acc-chain",
         "TMATMUL.ACC or ACCCVT without a matching ACC (same m x n, type and layout)" },
     [LINX_CUBE_DST_SIZE - LINX_CUBE_BAD_FUNC] = {
-        "cube-dst-size", "ACCCVT output does not fit its destination tile, or an NZ output's "
-                         "Row (tile bytes / (Col x esize)) is not a multiple of 16" },
+        "cube-dst-size", "ACCCVT output does not fit its destination tile" },
     [LINX_CUBE_BAD_QUANT - LINX_CUBE_BAD_FUNC] = { "cube-bad-quant", "reserved quant mode" },
     [LINX_CUBE_BIAS - LINX_CUBE_BAD_FUNC] = {
         "cube-bias", "the bias (third source) is not an ND row of at least n elements of the "
@@ -351,13 +350,14 @@ static bool exec_acccvt(LinxTileState *ts, const LinxCubeOp *op, TmaFault *f)
             return cube_fail(f, LINX_CUBE_DST_SIZE, (uint64_t)rows * cols * dt->size);
         }
     } else {
-        /* The NZ tile's Row is what a TSTORE of it derives from its size
-         * (seed 000: Row = TileSize / (Col x esize)), so the fractals sit
-         * where a TSTORE NZ2ND with LB2 = Col reads them. */
+        /* round_up(m, 16) x round_up(n, c0): a TSTORE of it must derive
+         * the same Row (Row = TileBytes / (Col x esize), seed 000), else
+         * it raises tile-shape (tma-exec.c) instead of reading the
+         * fractals at the wrong places. */
         cols = round_up(acc->n, BLOCK_BYTES / dt->size);
-        rows = op->dst_bytes / (cols * dt->size);
-        if (rows < acc->m || rows % FRACTAL_ROWS != 0 || rows * cols * dt->size != op->dst_bytes) {
-            return cube_fail(f, LINX_CUBE_DST_SIZE, (uint64_t)rows);
+        rows = round_up(acc->m, FRACTAL_ROWS);
+        if ((uint64_t)rows * cols * dt->size > op->dst_bytes) {
+            return cube_fail(f, LINX_CUBE_DST_SIZE, (uint64_t)rows * cols * dt->size);
         }
     }
     dst = linx_tile_push_slot(ts, (LinxTileHand)op->dst_kind);

@@ -32,9 +32,8 @@
  * The ACC is kept row-major (not observable).
  *
  * ACCCVT output: for the NZ family an NZ tile (c0 = 32 / output size) of
- * Row x round_up(n, c0) elements with Row = destination bytes / (Col x
- * esize) - the Row a TSTORE of the tile derives (seed 000), which must be
- * a multiple of 16 and at least m - zero outside m x n; for the ND family
+ * round_up(m, 16) x round_up(n, c0) elements, zero outside m x n (a
+ * TSTORE whose derived Row differs raises tile-shape); for the ND family
  * the dense row-major m x n matrix at the start of the tile, zero after
  * it.  Quant modes (B.ARG format):
  *   0 none:   FP32 ACC -> FP32, FP16 or BF16 (round to nearest even);

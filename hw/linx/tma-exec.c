@@ -207,6 +207,24 @@ static bool exec_gm(LinxTileState *ts, GuestMemory *gm, const TmaPlan *p, const 
     return true;
 }
 
+/* Is the source tile laid out as the TSTORE reads it?  NZ fractals sit
+ * where its Row puts them, ZN ones where its Col does: a tile recorded
+ * with another Row (NZ) or Col (ZN) than the transfer derives would be
+ * read at the wrong places (0 = the tracked shape is unknown). */
+static inline uint32_t shape_mismatch(const LinxTileMeta *m, unsigned layout, const TmaShape *s)
+{
+    if (m->layout != layout) {
+        return 0;
+    }
+    if (layout == LINX_TL_NZ && m->rows && m->rows != s->sub_rows) {
+        return m->rows;
+    }
+    if (layout == LINX_TL_ZN && m->cols && m->cols != s->sub_cols) {
+        return m->cols;
+    }
+    return 0;
+}
+
 static bool exec_tstore(LinxTileState *ts, GuestMemory *gm, const TmaPlan *p,
                         const TmaRuntimeArgs *a, const TmaShape *s, TmaFault *f)
 {
@@ -222,6 +240,9 @@ static bool exec_tstore(LinxTileState *ts, GuestMemory *gm, const TmaPlan *p,
         if (slot->meta.bytes != s->tile_bytes) {
             return exec_fail(f, slot->meta.bytes ? TMA_R_TILE_SIZE : TMA_R_TILE_EMPTY,
                              slot->meta.bytes ? slot->meta.bytes : p->src[i]);
+        }
+        if (shape_mismatch(&slot->meta, p->tile_layout, s)) {
+            return exec_fail(f, TMA_R_TILE_SHAPE, shape_mismatch(&slot->meta, p->tile_layout, s));
         }
         if (slot->meta.layout != LINX_TL_NONE) {
             if (layout == LINX_TL_NONE) {
@@ -353,7 +374,7 @@ fast_run(LinxTileState *ts, GuestMemory *gm, const TmaPlan *p, TmaXfer *x, uint6
     }
     if (store) {
         slot = linx_tile_get(ts, p->src[0]);
-        if (slot->meta.bytes != s->tile_bytes) {
+        if (slot->meta.bytes != s->tile_bytes || shape_mismatch(&slot->meta, p->tile_layout, s)) {
             return false;
         }
     } else {

@@ -126,6 +126,10 @@ static const TmaRuleInfo rule_info[TMA_R__COUNT] = {
                              "AtomicAdd of a type seed 001 does not allow (only FP32, FP16, BF16, "
                              "S32, S16, S8)",
                              KIND_PARAM, 0, 0 },
+    [TMA_R_TILE_SHAPE] = { "tile-shape",
+                           "an NZ (ZN) source tile was laid out for another Row (Col) than the "
+                           "TSTORE derives from its size and Col (value: the tile's Row or Col)",
+                           KIND_PARAM, 0, 0 },
     [TMA_R_GM_FAULT] = { "gm-fault", "guest memory fault", KIND_GM, 0, 0 },
 };
 

@@ -151,6 +151,7 @@ typedef enum TmaRule {
     TMA_R_MOV_SHAPE,
     TMA_R_ATOMIC_OP,
     TMA_R_ATOMIC_DTYPE,
+    TMA_R_TILE_SHAPE,
     /* DATA_PAGE_FAULT, TRAPARG0 = faulting guest address */
     TMA_R_GM_FAULT,
     TMA_R__COUNT

@@ -383,18 +383,19 @@ static void test_rules(void **state)
     op.dst_kind = 0;
     op.dst_bytes = 256; /* not a tile size */
     expect_rule(ts, &op, LINX_CUBE_DST_SIZE, 256, LINX_EC_PARAM);
-    /* The NZ output fills its tile: 4 x 4 fp32 -> Col 8, a 1.5 KB tile
-     * has Row 48 (a multiple of 16: fine); 4 x 24 in 4 KB has Row 42. */
+    /* The NZ output is round_up(m, 16) x round_up(n, c0): 4 x 4 fp32 ->
+     * 16 x 8 in a 1.5 KB tile; 4 x 24 (16 x 24 x 4 = 1536 B) does not fit
+     * 1 KB. */
     op.dst_bytes = 1536;
     {
         TmaFault f;
         assert_true(linx_cube_exec(ts, &op, &f));
-        assert_int_equal(linx_tile_get(ts, 0)->meta.rows, 48);
+        assert_int_equal(linx_tile_get(ts, 0)->meta.rows, 16);
         assert_int_equal(linx_tile_get(ts, 0)->meta.cols, 8);
     }
     ts->acc.n = 24;
-    op.dst_bytes = 4096;
-    expect_rule(ts, &op, LINX_CUBE_DST_SIZE, 42, LINX_EC_PARAM);
+    op.dst_bytes = 1024;
+    expect_rule(ts, &op, LINX_CUBE_DST_SIZE, 1536, LINX_EC_PARAM);
     ts->acc.n = 4;
     linx_tile_state_free(ts);
 }

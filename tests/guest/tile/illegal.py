@@ -46,7 +46,7 @@ R = {name: i for i, name in enumerate([
     'col-too-wide', 'validcol-gt-col', 'validrow-gt-row', 'merge-col',
     'merge-row', 'nz-col', 'nz-row', 'zn-row', 'zn-col', 'store-overlap',
     'tile-empty', 'tile-size-mismatch', 'mixed-tile-layouts', 'acc-empty',
-    'mov-shape'])}
+    'mov-shape', 'atomic-op', 'atomic-dtype', 'tile-shape'])}
 
 
 PC = 'pc'  # TRAPARG0 is the trap's pc
@@ -233,13 +233,25 @@ RULES = {
                    ['    TLOAD.ND2NZ <LB0:32, LB1:32, LB2:32, INT8>, [s0], ->U<1KB>',
                     '    TLOAD.NORM <LB0:32, LB1:32, LB2:32, INT8>, [s0], ->T<1KB>'] +
                    cube('TMATMUL, INT8', 'B.IOTI [u#1, t#1], last')),
-    # a 16 x 16 S32 result in a 512 B NZ tile: Row 512 / (16 x 4) = 8 < 16
-    'cube-dst-size': (param('cube-dst-size', 8), 'BSTART.CUBE ACCCVT, INT32',
+    # a 16 x 16 S32 result (1 KB as NZ) in a 512 B tile
+    'cube-dst-size': (param('cube-dst-size', 1024), 'BSTART.CUBE ACCCVT, INT32',
                       ['    TLOAD.ND2NZ <LB0:32, LB1:32, LB2:32, INT8>, [s0], ->U<1KB>',
                        '    TLOAD.ND2ZN <LB0:32, LB1:32, LB2:32, INT8>, [s0], ->T<1KB>'] +
                       cube('TMATMUL, INT8', 'B.IOTI [u#1, t#1], last') +
                       cube('ACCCVT, INT32', 'B.IOR [zero, zero, x0],[]',
                            'B.IOTI [], last ->n<512B>')),
+    # ACCCVT of a 16 x 16 S32 result to a 4 KB NZ tile (16 rows), TSTORE
+    # NZ2ND with Col 16: the TSTORE derives Row 4096 / 64 = 64, the tile's
+    # fractals are laid out for 16 (a silent wrong store before)
+    'tile-shape': (param('tile-shape', 16), 'BSTART.TMA TSTORE, INT32',
+                   ['    TLOAD.ND2NZ <LB0:32, LB1:32, LB2:32, INT8>, [s0], ->U<1KB>',
+                    '    TLOAD.ND2ZN <LB0:32, LB1:32, LB2:32, INT8>, [s0], ->T<1KB>'] +
+                   cube('TMATMUL, INT8', 'B.IOTI [u#1, t#1], last') +
+                   cube('ACCCVT, INT32', 'B.IOR [zero, zero, x0],[]',
+                        'B.IOTI [], last ->n<4KB>') +
+                   tstore('B.ARG ND2NZ', 'C.B.DIMI 16, ->lb0', 'C.B.DIMI 16, ->lb1',
+                          'C.B.DIMI 16, ->lb2', 'B.IOR [s1],[]', 'B.IOTI [n#1], last ->t<4KB>',
+                          dt='INT32')),
     # TMATMUL.BIAS with an FP32 bias (m#1) for an S32 ACC
     'cube-bias': (param('cube-bias', 16), 'BSTART.CUBE TMATMUL.BIAS, INT8',
                   ['    TLOAD.ND2NZ <LB0:32, LB1:32, LB2:32, INT8>, [s0], ->U<1KB>',
