@@ -118,7 +118,10 @@ void linx_acc_convert(unsigned acc_dt, unsigned out_dt, unsigned quant, uint64_t
             }
             return;
         case LINX_DT_FP16:
-            fv = clampf(t, FP16_MAX);
+            /* QF322F16_PRE saturates (pto-isa qf2f16_pre clips to the
+             * half range); DEQF16 (S32 ACC) does not (its golden
+             * multiplies in half: inf on overflow). */
+            fv = acc_dt == LINX_DT_FP32 ? clampf(t, FP16_MAX) : t;
             break;
         default: { /* BF16 */
             uint32_t maxbits = (uint32_t)BF16_MAX_BITS << 16;

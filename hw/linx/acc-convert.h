@@ -11,8 +11,10 @@
  *                 t = fp32(fp32(x) x scale)
  *                 FP32 or S32 -> S8 / U8   QF322B8_PRE / REQ8:
  *                     clip(rne(t), -256, 255) + offset, clipped to the type
- *                 FP32 or S32 -> FP16      QF322F16_PRE / DEQF16: t to
- *                     nearest even, saturated to +-65504
+ *                 FP32 -> FP16             QF322F16_PRE: t to nearest
+ *                     even, saturated to +-65504
+ *                 S32 -> FP16              DEQF16: t to nearest even
+ *                     (overflow: inf, as the pto-isa golden in half)
  *                 FP32 -> BF16             QF322BF16_PRE: t to nearest even,
  *                     saturated to the largest finite bf16
  *   ReLU (after the conversion): negative results become 0 (NaN stays).
