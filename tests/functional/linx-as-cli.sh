@@ -110,6 +110,18 @@ grep -q "cannot open '$tmp/no-such-file.s'" "$tmp/err2.txt" || fail "missing inp
 "$as" --no-such-option "$hello" 2> /dev/null || [ $? -eq 2 ] || fail "usage error status"
 "$as" 2> /dev/null || [ $? -eq 2 ] || fail "no input: status"
 
+# An ordinary instruction inside a tile header: a warning naming it and
+# the header's line, the output still written, status 0; descriptors and a
+# new block marker after the header draw none (no warning before).
+printf '    BSTART.TMA TLOAD, FP32\n    B.ARG NORM\n    addi a0, 1, ->a0\n    C.B.DIMI 4, ->lb0\n    C.BSTART.STD FALL\n    addi a0, 1, ->a0\n' > "$tmp/hdr.s"
+"$as" -o "$tmp/hdr.elf" "$tmp/hdr.s" 2> "$tmp/hdr.err" || fail "header warning: status"
+[ -s "$tmp/hdr.elf" ] || fail "header warning: no output"
+grep -q "hdr.s:3:5: warning: 'ADDI' inside the tile header of line 1" "$tmp/hdr.err" ||
+    fail "header warning: message ($(head -1 "$tmp/hdr.err"))"
+[ "$(grep -c warning "$tmp/hdr.err")" = 1 ] || fail "header warning: count"
+"$as" -o "$tmp/x.elf" "$hello" 2> "$tmp/hello.err" || fail "hello"
+[ -s "$tmp/hello.err" ] && fail "hello: unexpected diagnostics"
+
 # llvm-objdump listings read back.
 listing="$shared/guest/disasm/disasm_example.objdump.s"
 if [ -f "$listing" ]; then

@@ -184,6 +184,12 @@ struct LinxAs {
     char *file_sym;        /* name from .file, for an STT_FILE symbol */
     uint64_t entry;
 
+    unsigned warnings;
+    /* The tile/kernel header pass 2 is in (linx-as warns when another
+     * instruction than a B.* descriptor sits inside one). */
+    bool in_header;
+    bool header_warned;
+    uint32_t header_line;
     char *diag;
     size_t diag_len, diag_cap;
     struct AsDiagRec *diag_recs; /* where each message is in diag, for sorting */
@@ -213,6 +219,9 @@ void as_error_nopos(LinxAs *as, const char *fmt, ...) __attribute__((format(prin
 bool as_too_many_errors(const LinxAs *as);
 /* Put the messages in source order (pass 2 finds some after pass 1). */
 void as_diag_sort(LinxAs *as);
+/* A warning (does not fail the run; printed with the diagnostics). */
+void as_warning(LinxAs *as, const AsStmt *st, unsigned col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* ---- lexer (lexer.c) ------------------------------------------------------ */
 static inline bool as_is_space(int c)
