@@ -17,6 +17,8 @@
  *   base + 0x000000  L1   (1 MB window)     base + 0x180000  L0C (512 KB)
  *   base + 0x100000  L0A  (256 KB)          base + 0x200000  UB  (512 KB)
  *   base + 0x140000  L0B  (256 KB)          base + 0x280000  LoadData 2D registers (4 KB)
+ *   base + 0x281000  DataCopy registers     base + 0x282000  Mmad registers
+ *   base + 0x283000  Fixpipe registers (4 KB pages; buffers-*.h)
  *
  * The storage belongs to the buffer object (engines such as LoadData and
  * the cube use it directly through linx_buffer_range(), which checks
