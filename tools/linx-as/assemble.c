@@ -70,6 +70,7 @@ void linx_as_free(LinxAs *as)
         as_template_free(as->stmts[i].tmpl);
     }
     free(as->stmts);
+    as_macros_free(as);
     as_sections_free(as);
     as_symbols_free(as);
     for (uint32_t i = 0; i < as->nseed_bodies; i++) {
