@@ -3,6 +3,9 @@
  */
 #include "hw/linx/buffers-loaddata.h"
 
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "hw/linx/tile-dtype.h"
@@ -58,8 +61,18 @@ const char *linx_ld_rule_name(unsigned rule)
     return rule_names[rule - LINX_LD_BAD_PARAM];
 }
 
-static bool ld_fail(TmaFault *f, LinxLdRule rule, uint64_t value)
+/* Fill @f (the architectural view) and the buffers' engine status (the
+ * report line: "loaddata: <what> (<registers>)"). */
+static bool ld_fail(LinxBuffers *b, const LinxLoadData2D *op, TmaFault *f, LinxLdRule rule,
+                    uint64_t value, const char *field, const char *what, ...)
+    __attribute__((format(printf, 7, 8)));
+
+static bool ld_fail(LinxBuffers *b, const LinxLoadData2D *op, TmaFault *f, LinxLdRule rule,
+                    uint64_t value, const char *field, const char *what, ...)
 {
+    char text[120];
+    va_list ap;
+
     f->rule = (uint16_t)rule;
     if (rule == LINX_LD_GM_FAULT) {
         f->trapnum = LINX_TRAP_DATA_PAGE_FAULT;
@@ -69,6 +82,20 @@ static bool ld_fail(TmaFault *f, LinxLdRule rule, uint64_t value)
         f->trapnum = LINX_TRAP_ILLEGAL_INST;
         f->cause = LINX_CAUSE(LINX_EC_PARAM, 0);
         f->traparg0 = (uint64_t)rule | value << TRAPARG_VALUE_SHIFT;
+    }
+    va_start(ap, what);
+    vsnprintf(text, sizeof(text), what, ap);
+    va_end(ap);
+    linx_engine_fail(&b->status, rule, linx_ld_rule_name(rule), field, (int64_t)value,
+                     "loaddata: %s (START_INDEX %" PRIu64 ", SRC_STRIDE %" PRIu64
+                     ", REPEAT %" PRIu64 ", ADDR_MODE %u, SRC 0x%" PRIx64 ", DST 0x%" PRIx64
+                     ", CTRL from %s to %s%s, DataType %u)",
+                     text, op->start_index, op->src_stride, op->repeat_times, op->addr_mode,
+                     op->src, op->dst, op->from == LINX_LD_FROM_L1 ? "L1" : "GM",
+                     op->to == LINX_BUF_L0B ? "L0B" : op->to == LINX_BUF_L0A ? "L0A" : "?",
+                     op->transpose ? " transposed" : "", op->dtype);
+    if (rule == LINX_LD_GM_FAULT) {
+        b->status.gm_addr = value;
     }
     return false;
 }
@@ -106,48 +133,64 @@ bool linx_loaddata_2d(LinxBuffers *b, GuestMemory *gm, const LinxLoadData2D *op,
     f->rule = LINX_LD_OK;
     /* Parameter ranges (LoadData2DParams). */
     if (op->start_index > MAX_START) {
-        return ld_fail(f, LINX_LD_BAD_PARAM, op->start_index);
+        return ld_fail(b, op, f, LINX_LD_BAD_PARAM, op->start_index, "START_INDEX",
+                       "start index %" PRIu64 " > %d", op->start_index, MAX_START);
     }
     if (op->repeat_times > MAX_REPEAT) {
-        return ld_fail(f, LINX_LD_BAD_PARAM, op->repeat_times);
+        return ld_fail(b, op, f, LINX_LD_BAD_PARAM, op->repeat_times, "REPEAT_TIMES",
+                       "repeat times %" PRIu64 " > %d", op->repeat_times, MAX_REPEAT);
     }
     if (op->src_stride > MAX_STRIDE) {
-        return ld_fail(f, LINX_LD_BAD_PARAM, op->src_stride);
+        return ld_fail(b, op, f, LINX_LD_BAD_PARAM, op->src_stride, "SRC_STRIDE",
+                       "source stride %" PRIu64 " > %d", op->src_stride, MAX_STRIDE);
     }
     if (op->dst_gap > MAX_GAP) {
-        return ld_fail(f, LINX_LD_BAD_PARAM, op->dst_gap);
+        return ld_fail(b, op, f, LINX_LD_BAD_PARAM, op->dst_gap, "DST_GAP",
+                       "destination gap %" PRIu64 " > %d", op->dst_gap, MAX_GAP);
     }
     if (op->addr_mode > 1) {
-        return ld_fail(f, LINX_LD_BAD_PARAM, op->addr_mode);
+        return ld_fail(b, op, f, LINX_LD_BAD_PARAM, op->addr_mode, "CTRL",
+                       "address mode %u > 1", op->addr_mode);
     }
     /* Paths: GM or L1 -> L0A/L0B; the 950 has only L1 -> L0. */
     if ((op->to != LINX_BUF_L0A && op->to != LINX_BUF_L0B) || op->from > LINX_LD_FROM_L1) {
-        return ld_fail(f, LINX_LD_BAD_PATH, op->to);
+        return ld_fail(b, op, f, LINX_LD_BAD_PATH, op->to, "CTRL",
+                       "destination %u is not L0A or L0B", op->to);
     }
     if (op->from == LINX_LD_FROM_GM && (b->profile == LINX_BUF_PROFILE_950 || !gm)) {
-        return ld_fail(f, LINX_LD_BAD_PATH, op->from);
+        return ld_fail(b, op, f, LINX_LD_BAD_PATH, op->from, "CTRL",
+                       "GM source on the %s profile (L1 -> L0 only)",
+                       linx_buffer_profile_name(b->profile));
     }
     if (!ld_dtype_ok(op->dtype)) {
-        return ld_fail(f, LINX_LD_BAD_DTYPE, op->dtype);
+        return ld_fail(b, op, f, LINX_LD_BAD_DTYPE, op->dtype, "CTRL",
+                       "DataType %u (%s) is not one LoadData moves", op->dtype,
+                       linx_dtype_name(op->dtype));
     }
     /* ifTranspose: b16 only, L1 -> L0 only (Ascend C only warns; the
      * emulator is strict, tile-semantics.md 2.5). */
     if (op->transpose && (linx_dtype_info(op->dtype)->size != 2 ||
                           op->from != LINX_LD_FROM_L1)) {
-        return ld_fail(f, LINX_LD_TRANSPOSE, op->dtype);
+        return ld_fail(b, op, f, LINX_LD_TRANSPOSE, op->dtype, "CTRL",
+                       "ifTranspose needs a 16-bit type from L1 (%s from %s)",
+                       linx_dtype_name(op->dtype), op->from == LINX_LD_FROM_L1 ? "L1" : "GM");
     }
     if (op->dst % frac != 0) {
-        return ld_fail(f, LINX_LD_DST_ALIGN, op->dst);
+        return ld_fail(b, op, f, LINX_LD_DST_ALIGN, op->dst, "DST",
+                       "destination offset 0x%" PRIx64 " is not 512-byte aligned", op->dst);
     }
     if (op->from == LINX_LD_FROM_L1 && op->src % L1_SRC_ALIGN != 0) {
-        return ld_fail(f, LINX_LD_SRC_ALIGN, op->src);
+        return ld_fail(b, op, f, LINX_LD_SRC_ALIGN, op->src, "SRC",
+                       "L1 source offset 0x%" PRIx64 " is not 32-byte aligned", op->src);
     }
     if (n == 0) {
         return true; /* NOP */
     }
     if (op->addr_mode == 1) {
         if (op->start_index < (n - 1) * op->src_stride) {
-            return ld_fail(f, LINX_LD_NEG_INDEX, op->start_index);
+            return ld_fail(b, op, f, LINX_LD_NEG_INDEX, op->start_index, "START_INDEX",
+                           "start index %" PRId64 " < 0",
+                           (int64_t)op->start_index - (int64_t)((n - 1) * op->src_stride));
         }
         min_s = op->start_index - (n - 1) * op->src_stride;
         max_s = op->start_index;
@@ -159,13 +202,17 @@ bool linx_loaddata_2d(LinxBuffers *b, GuestMemory *gm, const LinxLoadData2D *op,
     last_d = (n - 1) * (gap + 1);
     if (linx_buffer_range(b, (LinxBufferId)op->to, op->dst, (last_d + 1) * frac, &dst) !=
         LINX_BUF_OK) {
-        return ld_fail(f, LINX_LD_DST_RANGE, op->dst + (last_d + 1) * frac);
+        return ld_fail(b, op, f, LINX_LD_DST_RANGE, op->dst + (last_d + 1) * frac, "DST",
+                       "destination slots end at 0x%" PRIx64 ", past %s (%u bytes)",
+                       op->dst + (last_d + 1) * frac, b->buf[op->to].name, b->buf[op->to].size);
     }
     if (op->from == LINX_LD_FROM_L1) {
         if (op->src > UINT64_MAX - max_s * frac ||
             linx_buffer_range(b, LINX_BUF_L1, op->src + min_s * frac,
                               (max_s - min_s + 1) * frac, &src) != LINX_BUF_OK) {
-            return ld_fail(f, LINX_LD_SRC_RANGE, op->src + (max_s + 1) * frac);
+            return ld_fail(b, op, f, LINX_LD_SRC_RANGE, op->src + (max_s + 1) * frac, "SRC",
+                           "source fractals end at 0x%" PRIx64 ", past L1 (%u bytes)",
+                           op->src + (max_s + 1) * frac, b->buf[LINX_BUF_L1].size);
         }
         src -= min_s * frac; /* src = the byte of fractal 0 */
     } else {
@@ -176,11 +223,13 @@ bool linx_loaddata_2d(LinxBuffers *b, GuestMemory *gm, const LinxLoadData2D *op,
         GuestFault gf;
 
         if (op->src > UINT64_MAX - (max_s + 1) * frac) {
-            return ld_fail(f, LINX_LD_GM_FAULT, op->src);
+            return ld_fail(b, op, f, LINX_LD_GM_FAULT, op->src, "SRC",
+                           "GM source 0x%" PRIx64 " wraps the address space", op->src);
         }
         gf = guest_mem_window(gm, base, n, frac, op->src_stride * frac, GM_PROT_READ, &host, &fa);
         if (gf != GM_OK) {
-            return ld_fail(f, LINX_LD_GM_FAULT, fa);
+            return ld_fail(b, op, f, LINX_LD_GM_FAULT, fa, "SRC",
+                           "GM source fault at 0x%" PRIx64, fa);
         }
     }
     for (uint64_t i = 0; i < n; i++) {
@@ -197,7 +246,8 @@ bool linx_loaddata_2d(LinxBuffers *b, GuestMemory *gm, const LinxLoadData2D *op,
                 memmove(d, src + s * frac, frac);
             }
         } else if (guest_mem_read(gm, op->src + s * frac, d, frac, GM_PROT_READ, &fa) != GM_OK) {
-            return ld_fail(f, LINX_LD_GM_FAULT, fa); /* not reached: checked above */
+            return ld_fail(b, op, f, LINX_LD_GM_FAULT, fa, "SRC",
+                           "GM source fault at 0x%" PRIx64, fa); /* not reached */
         }
     }
     return true;
@@ -248,7 +298,8 @@ static bool regs_write(void *opaque, uint64_t offset, unsigned size, uint64_t va
     if (!linx_loaddata_2d(b, b->gm, &op, &f)) {
         b->ld_reg[REG_GO] = f.rule;
         b->ld_reg[REG_FAULT] = f.traparg0;
-        return false; /* the guest store faults */
+        b->status_addr = b->base + LINX_LD_REGS_OFFSET + offset;
+        return false; /* the guest store faults; the report names the rule */
     }
     b->ld_reg[REG_GO] = LINX_LD_OK;
     return true;

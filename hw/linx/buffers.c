@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hw/linx/buffers-datacopy.h"
+#include "hw/linx/buffers-fixpipe.h"
 #include "hw/linx/buffers-loaddata.h"
+#include "hw/linx/buffers-mmad.h"
 
 #define KB (UINT32_C(1) << 10)
 
@@ -38,6 +41,8 @@ static const uint32_t capacities[LINX_BUF_PROFILE__COUNT][LINX_BUF__COUNT] = {
     [LINX_BUF_PROFILE_950] = { 512 * KB, 64 * KB, 64 * KB, 256 * KB, 248 * KB },
 };
 
+static void init_pages(LinxBuffers *b);
+
 LinxBuffers *linx_buffers_new(LinxBufferProfile profile)
 {
     LinxBuffers *b;
@@ -50,6 +55,8 @@ LinxBuffers *linx_buffers_new(LinxBufferProfile profile)
         return NULL;
     }
     b->profile = profile;
+    linx_engine_status_ok(&b->status);
+    init_pages(b);
     for (unsigned i = 0; i < LINX_BUF__COUNT; i++) {
         LinxBuffer *x = &b->buf[i];
 
@@ -86,6 +93,11 @@ void linx_buffers_reset(LinxBuffers *b)
         b->buf[i].guest_reads = b->buf[i].guest_writes = 0;
     }
     memset(b->ld_reg, 0, sizeof(b->ld_reg));
+    memset(b->dc_reg, 0, sizeof(b->dc_reg));
+    memset(b->mm_reg, 0, sizeof(b->mm_reg));
+    memset(b->fp_reg, 0, sizeof(b->fp_reg));
+    linx_engine_status_ok(&b->status);
+    b->status_addr = 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -119,6 +131,62 @@ static bool buffer_write(void *opaque, uint64_t offset, unsigned size, uint64_t 
 
 static const GuestMMIOOps buffer_ops = { buffer_read, buffer_write };
 
+/* Engine register pages (DataCopy, Mmad, Fixpipe). */
+static bool page_read(void *opaque, uint64_t offset, unsigned size, uint64_t *value)
+{
+    LinxEnginePage *pg = opaque;
+    unsigned r = (unsigned)(offset / 8);
+
+    if (size != 8 || offset % 8 || r >= pg->nregs) {
+        return false;
+    }
+    *value = pg->regs[r];
+    return true;
+}
+
+static bool page_write(void *opaque, uint64_t offset, unsigned size, uint64_t value)
+{
+    LinxEnginePage *pg = opaque;
+    unsigned r = (unsigned)(offset / 8);
+
+    if (size != 8 || offset % 8 || r >= pg->nregs) {
+        return false;
+    }
+    if (r != pg->go) {
+        pg->regs[r] = value;
+        return true;
+    }
+    linx_engine_status_ok(&pg->b->status);
+    if (!pg->run(pg->b, pg->regs)) {
+        pg->regs[pg->go] = pg->b->status.rule;
+        pg->b->status_addr = pg->b->base + pg->offset + offset;
+        return false; /* the guest store faults; the report names the rule */
+    }
+    pg->regs[pg->go] = 0;
+    return true;
+}
+
+static const GuestMMIOOps page_ops = { page_read, page_write };
+
+static void init_pages(LinxBuffers *b)
+{
+    static const struct {
+        uint64_t offset;
+        unsigned go;
+        LinxEngineGo run;
+    } defs[LINX_ENGINE__COUNT] = {
+        [LINX_ENGINE_DATACOPY] = { LINX_DC_REGS_OFFSET, LINX_DC_REG_GO, linx_datacopy_go },
+        [LINX_ENGINE_MMAD] = { LINX_MM_REGS_OFFSET, LINX_MM_REG_GO, linx_mmad_go },
+        [LINX_ENGINE_FIXPIPE] = { LINX_FP_REGS_OFFSET, LINX_FP_REG_GO, linx_fixpipe_go },
+    };
+    uint64_t *regs[LINX_ENGINE__COUNT] = { b->dc_reg, b->mm_reg, b->fp_reg };
+
+    for (unsigned i = 0; i < LINX_ENGINE__COUNT; i++) {
+        b->pages[i] = (LinxEnginePage){ b, regs[i], LINX_BUFFERS_ENGINE_NREGS, defs[i].go,
+                                        defs[i].offset, defs[i].run };
+    }
+}
+
 bool linx_buffers_map(LinxBuffers *b, GuestMemory *gm, uint64_t base)
 {
     uint64_t old_base = b->base;
@@ -136,7 +204,24 @@ bool linx_buffers_map(LinxBuffers *b, GuestMemory *gm, uint64_t base)
     }
     b->base = base;
     b->gm = gm;
+    for (unsigned i = 0; i < LINX_ENGINE__COUNT; i++) {
+        if (!guest_mem_map_mmio(gm, base + b->pages[i].offset, LINX_ENGINE_PAGE_LEN, &page_ops,
+                                &b->pages[i])) {
+            for (unsigned j = 0; j < i; j++) {
+                guest_mem_unmap(gm, base + b->pages[j].offset, LINX_ENGINE_PAGE_LEN);
+            }
+            for (unsigned j = 0; j < LINX_BUF__COUNT; j++) {
+                guest_mem_unmap(gm, base + b->buf[j].window, b->buf[j].window_len);
+            }
+            b->base = old_base;
+            b->gm = old_gm;
+            return false;
+        }
+    }
     if (!linx_loaddata_map_regs(b, gm)) {
+        for (unsigned j = 0; j < LINX_ENGINE__COUNT; j++) {
+            guest_mem_unmap(gm, base + b->pages[j].offset, LINX_ENGINE_PAGE_LEN);
+        }
         for (unsigned j = 0; j < LINX_BUF__COUNT; j++) {
             guest_mem_unmap(gm, base + b->buf[j].window, b->buf[j].window_len);
         }
@@ -187,6 +272,15 @@ bool linx_buffers_lookup(const LinxBuffers *b, uint64_t addr, LinxBufferId *id,
         }
     }
     return false;
+}
+
+bool linx_buffers_fault_report(FILE *f, const LinxBuffers *b, uint64_t fault_addr)
+{
+    if (!b || b->status_addr == 0 || fault_addr != b->status_addr || b->status.rule == 0) {
+        return false;
+    }
+    fprintf(f, "buffer engine: %s: %s\n", b->status.name, b->status.text);
+    return true;
 }
 
 const char *linx_buffer_profile_name(LinxBufferProfile profile)

@@ -17,6 +17,8 @@
  *   base + 0x000000  L1   (1 MB window)     base + 0x180000  L0C (512 KB)
  *   base + 0x100000  L0A  (256 KB)          base + 0x200000  UB  (512 KB)
  *   base + 0x140000  L0B  (256 KB)          base + 0x280000  LoadData 2D registers (4 KB)
+ *   base + 0x281000  DataCopy registers     base + 0x282000  Mmad registers
+ *   base + 0x283000  Fixpipe registers (4 KB pages; buffers-*.h)
  *
  * The storage belongs to the buffer object (engines such as LoadData and
  * the cube use it directly through linx_buffer_range(), which checks
@@ -35,11 +37,18 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <stdio.h>
+
 #include "hw/core/guest-memory.h"
+#include "hw/linx/engine-status.h"
 
 #define LINX_BUFFERS_DEFAULT_BASE UINT64_C(0x18000000)
-#define LINX_BUFFERS_WINDOW_SPAN UINT64_C(0x281000) /* windows + LoadData registers */
+/* Windows + the engines' register pages: LoadData 2D (+0x280000),
+ * DataCopy GM -> L1 (+0x281000), Mmad (+0x282000), Fixpipe (+0x283000). */
+#define LINX_BUFFERS_WINDOW_SPAN UINT64_C(0x284000)
 #define LINX_BUFFERS_LD_NREGS 9
+#define LINX_BUFFERS_ENGINE_NREGS 32
+#define LINX_ENGINE_PAGE_LEN UINT64_C(0x1000)
 
 typedef enum LinxBufferId {
     LINX_BUF_L1 = 0,
@@ -72,6 +81,23 @@ typedef struct LinxBuffer {
     uint64_t guest_reads, guest_writes; /* MMIO accesses (statistics) */
 } LinxBuffer;
 
+struct LinxBuffers;
+/* An engine's GO: run the operation the registers describe; false with
+ * b->status filled when a rule refuses it (nothing changed then). */
+typedef bool (*LinxEngineGo)(struct LinxBuffers *b, const uint64_t *regs);
+
+/* One engine register page: 64-bit registers, GO at @go (a write runs
+ * the engine; a read returns the last status, 0 = ok). */
+typedef struct LinxEnginePage {
+    struct LinxBuffers *b;
+    uint64_t *regs;
+    unsigned nregs, go;
+    uint64_t offset;     /* from the buffers' base */
+    LinxEngineGo run;
+} LinxEnginePage;
+
+enum { LINX_ENGINE_DATACOPY = 0, LINX_ENGINE_MMAD, LINX_ENGINE_FIXPIPE, LINX_ENGINE__COUNT };
+
 typedef struct LinxBuffers {
     LinxBuffer buf[LINX_BUF__COUNT];
     LinxBufferProfile profile;
@@ -79,6 +105,16 @@ typedef struct LinxBuffers {
     GuestMemory *gm;    /* the address space they are mapped in */
     /* LoadData 2D register page (buffers-loaddata.h): raw registers. */
     uint64_t ld_reg[LINX_BUFFERS_LD_NREGS];
+    /* DataCopy, Mmad, Fixpipe register pages (buffers-datacopy.h,
+     * buffers-mmad.h, buffers-fixpipe.h). */
+    uint64_t dc_reg[LINX_BUFFERS_ENGINE_NREGS];
+    uint64_t mm_reg[LINX_BUFFERS_ENGINE_NREGS];
+    uint64_t fp_reg[LINX_BUFFERS_ENGINE_NREGS];
+    /* The last refused engine operation (any engine) and the guest
+     * address of the GO register whose store was rejected (0: none). */
+    LinxEngineStatus status;
+    uint64_t status_addr;
+    LinxEnginePage pages[LINX_ENGINE__COUNT];
 } LinxBuffers;
 
 LinxBuffers *linx_buffers_new(LinxBufferProfile profile);
@@ -101,6 +137,11 @@ LinxBufferError linx_buffer_range(LinxBuffers *b, LinxBufferId id, uint64_t offs
  * false when @addr is in no buffer (or past a buffer's capacity). */
 bool linx_buffers_lookup(const LinxBuffers *b, uint64_t addr, LinxBufferId *id,
                          uint64_t *offset);
+
+/* If @fault_addr (a trap's TRAPARG0) is the GO register of an engine page
+ * whose last operation was refused, print "buffer engine: <rule>: <line>"
+ * to @f and return true; else print nothing. */
+bool linx_buffers_fault_report(FILE *f, const LinxBuffers *b, uint64_t fault_addr);
 
 const char *linx_buffer_profile_name(LinxBufferProfile profile);
 const char *linx_buffer_error_name(LinxBufferError err);

@@ -3,8 +3,9 @@
  *
  * The operands are unpacked once into plain arrays: A (NZ) into row-major
  * m x k, B (ZN) into row-major k x npad (npad = n rounded up to CB, zero
- * padded), fp16 / bf16 widened to fp32 (exact), int8 sign-extended to
- * 32 bits.  Then RB x CB register blocks of the result: for each k in
+ * padded), fp16 / bf16 / e4m3 widened to fp32 (exact), int8
+ * sign-extended to 32 bits, int32 as it is.  Dense (ND) operands are read
+ * row-major with rows of k (A) and n (B) elements.  Then RB x CB register blocks of the result: for each k in
  * order, c[r][j] = c[r][j] + a[r][k] * b[k][j], which is the reference's
  * "s += A(i, k) * B(k, j)" per element, so every rounding is the same
  * (no fused multiply-add: the vector code is compiled for SSE2 or AVX2,
@@ -33,7 +34,7 @@ enum {
 typedef float VF __attribute__((vector_size(32)));
 typedef uint32_t VU __attribute__((vector_size(32)));
 
-/* An unpacked element: fp32 for the real types, int32 bits for S8. */
+/* An unpacked element: fp32 for the real types, int32 bits for S8 / S32. */
 typedef union Word {
     float f;
     uint32_t u;
@@ -60,7 +61,7 @@ static uint32_t round_up(uint32_t v, uint32_t to)
 }
 
 /* One element of @dtype as the 32-bit word the kernels work on: fp32 bits
- * for the real types, the sign-extended value for S8. */
+ * for the real types, the (sign-extended) value for S8 and S32. */
 static inline uint32_t unpack(unsigned dtype, const uint8_t *p)
 {
     uint16_t h;
@@ -78,20 +79,31 @@ static inline uint32_t unpack(unsigned dtype, const uint8_t *p)
     case LINX_DT_BF16:
         memcpy(&h, p, 2);
         return (uint32_t)h << 16;
+    case LINX_DT_FP8:
+        f = linx_e4m3_to_float(*p);
+        memcpy(&w, &f, 4);
+        return w;
     default:
         memcpy(&w, p, 4);
         return w;
     }
 }
 
-/* A (NZ: element (i, c) at ((c / c0) * rows + i) * c0 + c % c0) into
- * row-major m x k, rows m..mpad-1 zero. */
-static void unpack_a(const LinxTileSlot *a, unsigned dtype, unsigned esize, uint32_t m,
-                     uint32_t mpad, uint32_t k, Word *out)
+/* A (NZ: element (i, c) at ((c / c0) * rows + i) * c0 + c % c0; dense: at
+ * i * k + c) into row-major m x k, rows m..mpad-1 zero. */
+static void unpack_a(const LinxTileSlot *a, unsigned dtype, unsigned esize, bool dense,
+                     uint32_t m, uint32_t mpad, uint32_t k, Word *out)
 {
     uint32_t c0 = BLOCK_BYTES / esize, rows = a->meta.rows;
 
-    for (uint32_t i = 0; i < m; i++) {
+    for (uint32_t i = 0; dense && i < m; i++) {
+        const uint8_t *src = a->data + (size_t)i * k * esize;
+
+        for (uint32_t t = 0; t < k; t++) {
+            out[(size_t)i * k + t].u = unpack(dtype, src + (size_t)t * esize);
+        }
+    }
+    for (uint32_t i = 0; !dense && i < m; i++) {
         for (uint32_t cb = 0; cb * c0 < k; cb++) {
             const uint8_t *src = a->data + ((size_t)cb * rows + i) * c0 * esize;
             uint32_t run = k - cb * c0 < c0 ? k - cb * c0 : c0;
@@ -104,15 +116,22 @@ static void unpack_a(const LinxTileSlot *a, unsigned dtype, unsigned esize, uint
     memset(out + (size_t)m * k, 0, (size_t)(mpad - m) * k * sizeof(*out));
 }
 
-/* B (ZN: element (r, j) at ((r / c0) * cols + j) * c0 + r % c0) into
- * row-major k x npad, columns n..npad-1 zero. */
-static void unpack_b(const LinxTileSlot *b, unsigned dtype, unsigned esize, uint32_t n,
-                     uint32_t npad, uint32_t k, Word *out)
+/* B (ZN: element (r, j) at ((r / c0) * cols + j) * c0 + r % c0; dense: at
+ * r * n + j) into row-major k x npad, columns n..npad-1 zero. */
+static void unpack_b(const LinxTileSlot *b, unsigned dtype, unsigned esize, bool dense,
+                     uint32_t n, uint32_t npad, uint32_t k, Word *out)
 {
     uint32_t c0 = BLOCK_BYTES / esize, cols = b->meta.cols;
 
     memset(out, 0, (size_t)k * npad * sizeof(*out));
-    for (uint32_t j = 0; j < n; j++) {
+    for (uint32_t r = 0; dense && r < k; r++) {
+        const uint8_t *src = b->data + (size_t)r * n * esize;
+
+        for (uint32_t j = 0; j < n; j++) {
+            out[(size_t)r * npad + j].u = unpack(dtype, src + (size_t)j * esize);
+        }
+    }
+    for (uint32_t j = 0; !dense && j < n; j++) {
         for (uint32_t rb = 0; rb * c0 < k; rb++) {
             const uint8_t *src = b->data + ((size_t)rb * cols + j) * c0 * esize;
             uint32_t run = k - rb * c0 < c0 ? k - rb * c0 : c0;
@@ -223,21 +242,21 @@ static bool have_avx2(void)
 #endif
 
 bool linx_cube_matmul_fast(const LinxTileSlot *a, const LinxTileSlot *b, unsigned dtype,
-                           uint32_t m, uint32_t n, uint32_t k, bool accumulate,
+                           bool dense, uint32_t m, uint32_t n, uint32_t k, bool accumulate,
                            uint8_t *acc)
 {
     const LinxDTypeInfo *dt = linx_dtype_info(dtype);
     uint32_t mpad = round_up(m, RB), npad = round_up(n, CB);
     CubeBufs *cb = &bufs;
-    bool real = dtype != LINX_DT_S8;
+    bool real = dtype != LINX_DT_S8 && dtype != LINX_DT_S32;
 
     if (!dt || k > MAX_K || (size_t)mpad * k > A_MAX || (size_t)k * npad > B_MAX ||
-        (dtype != LINX_DT_S8 && dtype != LINX_DT_FP16 && dtype != LINX_DT_BF16 &&
-         dtype != LINX_DT_FP32)) {
+        (dtype != LINX_DT_S8 && dtype != LINX_DT_S32 && dtype != LINX_DT_FP16 &&
+         dtype != LINX_DT_BF16 && dtype != LINX_DT_FP32 && dtype != LINX_DT_FP8)) {
         return false;
     }
-    unpack_a(a, dtype, dt->size, m, mpad, k, cb->a);
-    unpack_b(b, dtype, dt->size, n, npad, k, cb->b);
+    unpack_a(a, dtype, dt->size, dense, m, mpad, k, cb->a);
+    unpack_b(b, dtype, dt->size, dense, n, npad, k, cb->b);
 #if defined(__x86_64__)
     if (have_avx2()) {
         if (real) {

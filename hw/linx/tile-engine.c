@@ -30,8 +30,8 @@ static unsigned bits(uint32_t w, unsigned hi, unsigned lo)
     return (w >> lo) & ((1u << (hi - lo + 1)) - 1);
 }
 
-bool linx_tile_header_to_cube(const LinxBlockHeader *h, const uint64_t lb[3], LinxCubeOp *op,
-                              TmaFault *f)
+bool linx_tile_header_to_cube(const LinxBlockHeader *h, const uint64_t lb[3],
+                              bool compiled_forms, LinxCubeOp *op, TmaFault *f)
 {
     bool cvt = h->func == LINX_CUBE_ACCCVT;
 
@@ -40,7 +40,7 @@ bool linx_tile_header_to_cube(const LinxBlockHeader *h, const uint64_t lb[3], Li
     op->dtype = (uint8_t)h->dtype;
     /* Mandatory descriptors, in the digest's order B.ARG > B.TEXT > B.IOT >
      * B.IOR > B.DIM (linxisa-digest 4.1). */
-    if (!present(h->arg)) {
+    if (!present(h->arg) && !compiled_forms) {
         tma_rule_fault(TMA_R_MISSING_ARG, 0, f);
         return false;
     }
@@ -52,11 +52,11 @@ bool linx_tile_header_to_cube(const LinxBlockHeader *h, const uint64_t lb[3], Li
         tma_rule_fault(TMA_R_MISSING_IOT, 0, f);
         return false;
     }
-    if (cvt && h->nior == 0) {
+    if (cvt && h->nior == 0 && !compiled_forms) {
         tma_rule_fault(TMA_R_MISSING_IOR, 0, f);
         return false;
     }
-    if ((h->dim_mask & 7) != 7) {
+    if ((h->dim_mask & 7) != 7 && !(cvt && compiled_forms)) {
         tma_rule_fault(TMA_R_MISSING_DIM, 0, f);
         return false;
     }
@@ -67,11 +67,12 @@ bool linx_tile_header_to_cube(const LinxBlockHeader *h, const uint64_t lb[3], Li
      * layouts are fixed (decisions.md 6), so its B.ARG value is not read. */
     if (cvt) {
         uint32_t w = (uint32_t)h->arg;
-        op->quant = (w & BARG_FORMAT_MASK) == BARG_FORMAT_MATCH ? (uint8_t)bits(w, 11, 7)
-                                                                : LINX_CUBE_QUANT_NONE;
+        op->quant = present(h->arg) && (w & BARG_FORMAT_MASK) == BARG_FORMAT_MATCH
+                        ? (uint8_t)bits(w, 11, 7)
+                        : LINX_CUBE_QUANT_NONE;
         op->quant_word = h->nior >= 2 ? (h->ior[0] & 0xffffffffu) |
                                             (h->ior[1] & 0x1ff) << 37
-                                      : h->ior[0];
+                                      : h->nior == 1 ? h->ior[0] : 0;
     }
     for (uint64_t i = 0; i < h->niot && i < LINX_HDR_MAX_IOT; i++) {
         uint32_t w = (uint32_t)h->iot[i];
@@ -83,10 +84,10 @@ bool linx_tile_header_to_cube(const LinxBlockHeader *h, const uint64_t lb[3], Li
                                     : (uint32_t)(h->iot[i] >> IOT_SIZE_SHIFT);
         }
         for (unsigned s = 0; s < 2; s++) {
-            if (!bits(w, 28 + s, 28 + s) && op->nsrc < 2) {
+            if (!bits(w, 28 + s, 28 + s) && op->nsrc < 3) {
                 op->src[op->nsrc++] = (uint8_t)bits(w, 19 + 5 * s, 15 + 5 * s);
-            } else if (!bits(w, 28 + s, 28 + s)) {
-                op->nsrc++; /* more than two: rejected by the cube */
+            } else if (!bits(w, 28 + s, 28 + s) && op->nsrc < UINT8_MAX) {
+                op->nsrc++; /* more than three: rejected by the cube */
             }
         }
     }
@@ -113,7 +114,7 @@ void linx_tile_block_engine(CPULinxState *env, void *opaque)
     if (h->type == LINX_BLK_CUBE && env->tiles) {
         LinxCubeOp op;
 
-        if (!linx_tile_header_to_cube(h, env->lb, &op, &f) ||
+        if (!linx_tile_header_to_cube(h, env->lb, (h->flags & LINX_HDR_F_COMPILED_FORMS) != 0, &op, &f) ||
             !linx_cube_exec(env->tiles, &op, &f)) {
             raise_fault(env, &f);
         }

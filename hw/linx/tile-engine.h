@@ -42,14 +42,17 @@ void linx_tile_engine_init(LinxTileEngine *e, const TmaOptions *opts);
  * Requires env->tiles. */
 void linx_tile_block_engine(CPULinxState *env, void *opaque);
 
-/* A gathered CUBE header (TMATMUL / TMATMUL.ACC / ACCCVT) as a cube
- * operation: m/n/k = LB0-2, sources and destination from B.IOT(I), the
- * quant mode from B.ARG, the quant word from B.IOR (one value: the packed
- * word; two: fp32 scale bits and zero point).  False with an
- * E_BLOCK(EC_BLOCKFMT) fault for missing descriptors (B.ARG and B.DIM
- * always, B.IOT always, B.IOR for ACCCVT) or a B.TEXT. */
+/* A gathered CUBE header (TMATMUL / .ACC / .BIAS / ACCCVT) as a cube
+ * operation: m/n/k = LB0-2, sources (A, B, bias) and destination from
+ * B.IOT(I), the quant mode from B.ARG, the quant word from B.IOR (one
+ * value: the packed word; two: fp32 scale bits and zero point).  False
+ * with an E_BLOCK(EC_BLOCKFMT) fault for missing descriptors or a B.TEXT:
+ * B.IOT always; B.ARG, B.DIM and (ACCCVT) B.IOR unless @compiled_forms
+ * (the linx-toolchain profile, docs/decisions.md D8: the compiled PTO
+ * kernels' CUBE headers have no B.ARG, their ACCCVT no B.DIM or B.IOR -
+ * quant none - while TMATMUL keeps its B.DIM). */
 struct LinxCubeOp;
 bool linx_tile_header_to_cube(const LinxBlockHeader *h, const uint64_t lb[3],
-                              struct LinxCubeOp *op, TmaFault *f);
+                              bool compiled_forms, struct LinxCubeOp *op, TmaFault *f);
 
 #endif /* LINX_HW_TILE_ENGINE_H */

@@ -85,6 +85,7 @@ void linx_tile_state_reset(LinxTileState *ts)
     memset(ts->acc.data, 0, LINX_ACC_BYTES);
     ts->acc.m = ts->acc.n = 0;
     ts->acc.dtype = LINX_DT_NONE;
+    ts->acc.layout = LINX_TL_NONE;
     ts->acc.valid = false;
     ts->pushes = 0;
     memset(ts->gm_cache, 0, sizeof(ts->gm_cache));

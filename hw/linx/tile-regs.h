@@ -78,6 +78,9 @@ typedef struct LinxAccState {
     uint8_t *data;    /* LINX_ACC_BYTES, row-major m x n */
     uint16_t m, n;
     uint8_t dtype;    /* LINX_DT_FP32 or LINX_DT_S32; LINX_DT_NONE = empty */
+    uint8_t layout;   /* layout family of the chain's operands: LINX_TL_NZ
+                       * (NZ x ZN, the hardware's) or LINX_TL_ND (dense
+                       * row-major operands); ACCCVT writes this layout */
     bool valid;       /* a TMATMUL started the chain */
 } LinxAccState;
 

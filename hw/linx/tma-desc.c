@@ -191,6 +191,11 @@ void tma_desc_add_iod(TmaDesc *d, unsigned dep0, unsigned dep1, unsigned dep2, u
     }
 }
 
+void tma_desc_set_atomic(TmaDesc *d)
+{
+    d->atomic = true;
+}
+
 void tma_desc_add_text(TmaDesc *d)
 {
     d->ntext++;
@@ -271,6 +276,12 @@ bool tma_desc_add(TmaDesc *d, const LinxInsn *insn)
         tma_desc_add_text(d);
         return true;
     case LINX_F_B_ATTR:
+        /* atomic: TSTORE AtomicAdd (seed 001); the other attributes are
+         * not read by TMA (v0.4 section 9). */
+        if (fld(insn, LINX_FLD_atom)) {
+            tma_desc_set_atomic(d);
+        }
+        return true;
     case LINX_F_B_HINT_BR:
     case LINX_F_B_HINT_TRACE:
         return true; /* TMA does not read them (v0.4 section 9) */

@@ -157,7 +157,19 @@ static bool exec_gm(LinxTileState *ts, GuestMemory *gm, const TmaPlan *p, const 
     uint64_t rows = s->gm_outer, row_bytes = (uint64_t)s->gm_inner * p->esize;
     uint64_t fa = base;
     GuestFault gf;
-    uint8_t *host = gm_window(ts, gm, base, rows, row_bytes, stride, store, &gf, &fa);
+    uint8_t *host;
+
+    if (p->atomic) {
+        /* AtomicAdd reads the footprint as well: check that first, whole
+         * (a fault leaves GM unchanged). */
+        uint8_t *unused = NULL;
+
+        gf = guest_mem_window(gm, base, rows, row_bytes, stride, GM_PROT_READ, &unused, &fa);
+        if (gf != GM_OK) {
+            return exec_fail(f, TMA_R_GM_FAULT, fa);
+        }
+    }
+    host = gm_window(ts, gm, base, rows, row_bytes, stride, store, &gf, &fa);
 
     if (host) {
         x->gm = host;
@@ -172,7 +184,7 @@ static bool exec_gm(LinxTileState *ts, GuestMemory *gm, const TmaPlan *p, const 
      * (rows * row_bytes <= 8 merged 4 KB tiles, see the shape rules). */
     x->gm = ts->scratch;
     x->stride = row_bytes;
-    if (!store) {
+    if (!store || p->atomic) { /* AtomicAdd adds to what GM holds */
         for (uint64_t r = 0; r < rows; r++) {
             gf = guest_mem_read(gm, base + r * stride, ts->scratch + r * row_bytes, row_bytes,
                                 GM_PROT_READ, &fa);
@@ -180,6 +192,8 @@ static bool exec_gm(LinxTileState *ts, GuestMemory *gm, const TmaPlan *p, const 
                 return exec_fail(f, TMA_R_GM_FAULT, fa);
             }
         }
+    }
+    if (!store) {
         p->kernel(x);
         return true;
     }
@@ -191,6 +205,24 @@ static bool exec_gm(LinxTileState *ts, GuestMemory *gm, const TmaPlan *p, const 
         }
     }
     return true;
+}
+
+/* Is the source tile laid out as the TSTORE reads it?  NZ fractals sit
+ * where its Row puts them, ZN ones where its Col does: a tile recorded
+ * with another Row (NZ) or Col (ZN) than the transfer derives would be
+ * read at the wrong places (0 = the tracked shape is unknown). */
+static inline uint32_t shape_mismatch(const LinxTileMeta *m, unsigned layout, const TmaShape *s)
+{
+    if (m->layout != layout) {
+        return 0;
+    }
+    if (layout == LINX_TL_NZ && m->rows && m->rows != s->sub_rows) {
+        return m->rows;
+    }
+    if (layout == LINX_TL_ZN && m->cols && m->cols != s->sub_cols) {
+        return m->cols;
+    }
+    return 0;
 }
 
 static bool exec_tstore(LinxTileState *ts, GuestMemory *gm, const TmaPlan *p,
@@ -208,6 +240,9 @@ static bool exec_tstore(LinxTileState *ts, GuestMemory *gm, const TmaPlan *p,
         if (slot->meta.bytes != s->tile_bytes) {
             return exec_fail(f, slot->meta.bytes ? TMA_R_TILE_SIZE : TMA_R_TILE_EMPTY,
                              slot->meta.bytes ? slot->meta.bytes : p->src[i]);
+        }
+        if (shape_mismatch(&slot->meta, p->tile_layout, s)) {
+            return exec_fail(f, TMA_R_TILE_SHAPE, shape_mismatch(&slot->meta, p->tile_layout, s));
         }
         if (slot->meta.layout != LINX_TL_NONE) {
             if (layout == LINX_TL_NONE) {
@@ -339,7 +374,7 @@ fast_run(LinxTileState *ts, GuestMemory *gm, const TmaPlan *p, TmaXfer *x, uint6
     }
     if (store) {
         slot = linx_tile_get(ts, p->src[0]);
-        if (slot->meta.bytes != s->tile_bytes) {
+        if (slot->meta.bytes != s->tile_bytes || shape_mismatch(&slot->meta, p->tile_layout, s)) {
             return false;
         }
     } else {

@@ -294,8 +294,12 @@ TmaKernelChoice tma_kernel_select(const TmaKernelKey *k, const TmaOptions *opts)
 
     if (opts && opts->reference) {
         c.fn = op == TMA_OP_TSTORE ? tma_ref_tstore : tma_ref_tload;
-        c.name = op == TMA_OP_TSTORE ? "reference-store" : "reference-load";
+        c.name = op == TMA_OP_TSTORE ? (k->atomic ? "reference-atomic-add" : "reference-store")
+                                     : "reference-load";
         return c;
+    }
+    if (op == TMA_OP_TSTORE && k->atomic) {
+        return tma_atomic_kernel(k->dtype);
     }
     if (!(opts && opts->portable) && tma_host_has_avx2()) {
         const TmaAvx2Table *t = tma_avx2_table();

@@ -27,6 +27,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "hw/linx/atomic-add.h"
+#include "hw/linx/tile-dtype.h"
 #include "hw/linx/tma.h"
 
 /* Bytes in one 512 B fractal row/column block. */
@@ -45,6 +47,8 @@ typedef struct TmaXfer {
     uint8_t tile_layout;  /* LINX_TL_ND, LINX_TL_NZ or LINX_TL_ZN */
     uint8_t gm_dn;        /* GM column-major; sub-tiles merge along rows */
     uint8_t pad;          /* TmaPad (loads) */
+    bool atomic;          /* TSTORE AtomicAdd (GM += tile) ... */
+    uint8_t atomic_dtype; /* ... of this element type */
     uint64_t pad_pattern; /* pad element bits (loads) */
 } TmaXfer;
 
@@ -65,6 +69,8 @@ static inline void tma_xfer_init(TmaXfer *x, const TmaPlan *p, const TmaShape *s
     x->tile_layout = p->tile_layout;
     x->gm_dn = p->gm_dn;
     x->pad = p->pad;
+    x->atomic = p->atomic;
+    x->atomic_dtype = p->dtype;
     x->pad_pattern = p->pad_pattern;
 }
 
@@ -85,6 +91,8 @@ typedef struct TmaKernelKey {
     bool shape_const;    /* @shape is known */
     TmaShape shape;
     uint32_t ntiles;
+    bool atomic;         /* TSTORE AtomicAdd of @dtype */
+    uint8_t dtype;
 } TmaKernelKey;
 
 typedef struct TmaKernelChoice {
@@ -153,6 +161,10 @@ static inline void tma_eff_for_each_tile(const TmaEff *e, TmaSubFn sub)
  * of one ZN sub-tile (used for partial fractal blocks). */
 void tma_zn_edge(uint8_t *gm, size_t stride, uint8_t *tile, uint32_t tc, uint32_t r0, uint32_t r1,
                  uint32_t c0, uint32_t c1, unsigned esize, bool store);
+
+/* AtomicAdd TSTORE (tma-atomic.c): its specialised kernel per type
+ * (atomic-add.h: the types and one element's add). */
+TmaKernelChoice tma_atomic_kernel(unsigned dtype);
 
 /* Portable specialised sub-tile kernels (tma-kernels.c). */
 void tma_nd_store_sub(uint8_t *gm, size_t stride, uint8_t *tile, uint32_t tr, uint32_t tc,

@@ -120,6 +120,16 @@ static const TmaRuleInfo rule_info[TMA_R__COUNT] = {
     [TMA_R_ACC_EMPTY] = { "acc-empty", "TMOV A2V with no accumulator result", KIND_PARAM, 0, 0 },
     [TMA_R_MOV_SHAPE] = { "mov-shape", "TMOV window does not fit the source tile", KIND_PARAM, 0,
                           0 },
+    [TMA_R_ATOMIC_OP] = { "atomic-op", "B.ATTR atomic on a TLOAD or TMOV (AtomicAdd is a TSTORE)",
+                          KIND_PARAM, 0, 0 },
+    [TMA_R_ATOMIC_DTYPE] = { "atomic-dtype",
+                             "AtomicAdd of a type seed 001 does not allow (only FP32, FP16, BF16, "
+                             "S32, S16, S8)",
+                             KIND_PARAM, 0, 0 },
+    [TMA_R_TILE_SHAPE] = { "tile-shape",
+                           "an NZ (ZN) source tile was laid out for another Row (Col) than the "
+                           "TSTORE derives from its size and Col (value: the tile's Row or Col)",
+                           KIND_PARAM, 0, 0 },
     [TMA_R_GM_FAULT] = { "gm-fault", "guest memory fault", KIND_GM, 0, 0 },
 };
 
@@ -417,6 +427,15 @@ void tma_plan(const TmaDesc *d, const TmaOptions *opts, TmaPlan *p)
         plan_fail(p, TMA_R_BAD_DTYPE, d->dtype);
         return;
     }
+    if (d->atomic && p->op != TMA_OP_TSTORE) {
+        plan_fail(p, TMA_R_ATOMIC_OP, p->op);
+        return;
+    }
+    if (d->atomic && !tma_atomic_dtype_ok(d->dtype)) {
+        plan_fail(p, TMA_R_ATOMIC_DTYPE, d->dtype);
+        return;
+    }
+    p->atomic = d->atomic;
     p->esize = dt->size;
     p->pad_pattern = p->pad == TMA_PAD_MAX ? dt->max_bits
                      : p->pad == TMA_PAD_MIN ? dt->min_bits : 0;
@@ -463,8 +482,12 @@ void tma_plan(const TmaDesc *d, const TmaOptions *opts, TmaPlan *p)
     key.shape_const = p->shape_const;
     key.shape = p->shape;
     key.ntiles = p->op == TMA_OP_TSTORE ? p->nsrc : 1;
+    key.atomic = p->atomic;
+    key.dtype = p->dtype;
     kc = tma_kernel_select(&key, opts ? opts : &no_opts);
     p->kernel = kc.fn;
     p->kernel_name = kc.name;
-    p->fast = p->shape_const && (p->op == TMA_OP_TLOAD || (p->op == TMA_OP_TSTORE && p->nsrc == 1));
+    /* AtomicAdd reads GM too: the general path checks both permissions. */
+    p->fast = p->shape_const && !p->atomic &&
+              (p->op == TMA_OP_TLOAD || (p->op == TMA_OP_TSTORE && p->nsrc == 1));
 }

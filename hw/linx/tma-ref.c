@@ -16,6 +16,7 @@
  */
 #include <string.h>
 
+#include "hw/linx/tile-dtype.h"
 #include "hw/linx/tma-kernels.h"
 
 static size_t ref_tile_offset(unsigned layout, uint32_t r, uint32_t c, uint32_t rows,
@@ -58,7 +59,12 @@ void tma_ref_tstore(const TmaXfer *x)
                 c = j % x->cols;
             }
             off = ref_tile_offset(x->tile_layout, r, c, x->rows, x->cols, x->esize);
-            memcpy(ref_gm_elem(x, i, j), x->tile[t] + off * x->esize, x->esize);
+            if (x->atomic) {
+                tma_atomic_add_elem(ref_gm_elem(x, i, j), x->tile[t] + off * x->esize,
+                                    x->atomic_dtype);
+            } else {
+                memcpy(ref_gm_elem(x, i, j), x->tile[t] + off * x->esize, x->esize);
+            }
         }
     }
 }

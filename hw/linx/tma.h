@@ -105,6 +105,11 @@ typedef enum TmaLayoutSource {
     TMA_LSRC_DATR,  /* seed-000 B.DATR */
 } TmaLayoutSource;
 
+/* AtomicAdd (B.ATTR atomic, TSTORE only; seed 001): GM(i, j) = GM(i, j) +
+ * tile(i, j) over the window, in the DataType: S8/S16/S32 wrap, FP32 /
+ * FP16 / BF16 round to nearest even (tma-atomic.c); other types raise
+ * atomic-dtype, atomic on TLOAD/TMOV atomic-op. */
+
 /* Legality rules.  tma_rule_name() gives a stable short name, and
  * tma_rule_text() a sentence; docs/tile.md lists TRAPNUM/TRAPARG0. */
 typedef enum TmaRule {
@@ -144,6 +149,9 @@ typedef enum TmaRule {
     TMA_R_MIXED_LAYOUT,
     TMA_R_ACC_EMPTY,
     TMA_R_MOV_SHAPE,
+    TMA_R_ATOMIC_OP,
+    TMA_R_ATOMIC_DTYPE,
+    TMA_R_TILE_SHAPE,
     /* DATA_PAGE_FAULT, TRAPARG0 = faulting guest address */
     TMA_R_GM_FAULT,
     TMA_R__COUNT
@@ -210,6 +218,7 @@ typedef struct TmaDesc {
     uint8_t iod[4];      /* DepSrc0..2, DepDst of the first B.IOD */
     uint8_t ntext;       /* B.TEXT count (illegal in TMA headers) */
     bool lb0_whole;      /* LB0 = 0 reads as the whole tile (else illegal) */
+    bool atomic;         /* B.ATTR atomic: TSTORE AtomicAdd (GM += tile) */
 } TmaDesc;
 
 /* Start a descriptor for BSTART.TMA Function @func with DataType @dtype. */
@@ -234,6 +243,8 @@ void tma_desc_add_ior(TmaDesc *d, unsigned src0, unsigned src1, unsigned src2);
 void tma_desc_add_iot(TmaDesc *d, const TmaIot *iot);
 void tma_desc_add_iod(TmaDesc *d, unsigned dep0, unsigned dep1, unsigned dep2, unsigned dst);
 void tma_desc_add_text(TmaDesc *d);
+/* B.ATTR atomic (the fields of a B.ATTR other than atom are not read). */
+void tma_desc_set_atomic(TmaDesc *d);
 
 /* Selector encodings (docs/tile.md).  B.ARG format codes (v0.4):
  * NORM 0, ND2NZ 1, ND2ZN 3, DN2ZN 8, DN2NZ 9, NZ2DN.canon 28; for TMOV
@@ -308,6 +319,7 @@ typedef struct TmaPlan {
     uint8_t dyn;          /* TMA_DYN_* */
     uint8_t dim_mask;     /* which LBs the header wrote */
     bool lb0_whole;       /* LB0 = 0: the whole tile (TmaDesc.lb0_whole) */
+    bool atomic;          /* TSTORE AtomicAdd: GM element += tile element */
     bool shape_const;     /* @shape is final */
     /* Registers feeding the run-time values (codes as encoded). */
     uint8_t lb_reg[3];

@@ -246,6 +246,8 @@ static void report_trap(LinxVirtMachine *m, CPULinxState *env)
 
     linx_trap_insn_text(env, env->trap_pc, text, sizeof(text));
     linx_tile_fault_report(stderr, env); /* "illegal tile parameter: ..." */
+    /* A rejected engine GO store: "buffer engine: <rule>: <line>". */
+    linx_buffers_fault_report(stderr, m->buffers, env->traparg0);
     fprintf(stderr,
             "linx-system: unhandled trap %u (cause 0x%x) at pc 0x%" PRIx64 ": %s\n"
             "  traparg0 0x%" PRIx64 "; the machine stops (%s ACR%u",

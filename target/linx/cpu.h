@@ -285,7 +285,11 @@ typedef struct LinxBlockHeader {
     uint64_t ior_dst;    /* last B.IOR RegDst */
     uint64_t niot;       /* B.IOT/B.IOTI descriptors */
     uint64_t iot[LINX_HDR_MAX_IOT]; /* raw words (+ size from IOT's GPR in 63:40) */
+    uint64_t flags;      /* LINX_HDR_F_*: how the front end's profile reads it */
 } LinxBlockHeader;
+/* LinxBlockHeader.flags: the CUBE header may be in the compiled form
+ * (profile.h cube_compiled_forms: no B.ARG; ACCCVT without B.DIM, B.IOR). */
+#define LINX_HDR_F_COMPILED_FORMS 1u
 struct LinxMachine;
 struct LinxTileState;
 struct LinxProfile;

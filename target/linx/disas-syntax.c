@@ -205,12 +205,15 @@ static const LinxSynName tmafn_names[] = {
     { 0, "TLOAD" }, { 1, "TSTORE" }, { 2, "TMOV" },
 };
 
+/* Function 1 = TMATMUL.BIAS: the LinxISA 0.58.1 catalog (LinxCore
+ * src/common/opcode_catalog.yaml, bstart_tmatmul_bias, match 0x131181);
+ * v0.4 names 0, 2 and 8 only. */
 static const LinxSynName cubefn_names[] = {
-    { 0, "TMATMUL" }, { 2, "TMATMUL.ACC" }, { 8, "ACCCVT" },
+    { 0, "TMATMUL" }, { 1, "TMATMUL.BIAS" }, { 2, "TMATMUL.ACC" }, { 8, "ACCCVT" },
 };
 
 static const LinxSynName cubefn_legacy_names[] = {
-    { 0, "MAMULB" }, { 2, "MAMULB.ACC" }, { 8, "ACCCVT" },
+    { 0, "MAMULB" }, { 1, "MAMULB.BIAS" }, { 2, "MAMULB.ACC" }, { 8, "ACCCVT" },
 };
 
 /* TEPL TileOpcode = (Mode << 5) | Function (isa/v0.4/state/engine_ops.json). */
@@ -231,6 +234,13 @@ static const LinxSynName teplop_names[] = {
 /* B.ARG format / B.DATR layout selectors (digest 4.2: pinned by examples). */
 static const LinxSynName bargfmt_names[] = {
     { 0, "NORM" }, { 1, "ND2NZ" }, { 3, "ND2ZN" }, { 8, "DN2ZN" }, { 9, "DN2NZ" }, { 28, "NZ2DN" },
+};
+
+/* ACCCVT's B.ARG format is its quant mode (docs/tile.md "Cube"): 0 none
+ * (printed NORM, the spelling compiled and hand-written headers use), 1
+ * scalar. */
+static const LinxSynName quant_names[] = {
+    { 0, "NORM" }, { 1, "QSCALAR" },
 };
 
 static const LinxSynName pad_names[] = {
@@ -270,6 +280,7 @@ static const LinxSynEnumTable enum_tables[LINX_SYN_E__COUNT] = {
     [LINX_SYN_E_TRACE] = { NAMES(trace_names), NULL, 0, "" },
     [LINX_SYN_E_FTYPE] = { NAMES(ftype_names), NULL, 0, "" },
     [LINX_SYN_E_PRF] = { NAMES(prf_names), NULL, 0, ".m" },
+    [LINX_SYN_E_QUANT] = { NAMES(quant_names), NULL, 0, "" },
 };
 
 static const char *lookup_name(const LinxSynName *t, size_t n, unsigned value)
@@ -342,6 +353,10 @@ int linx_syn_enum_parse(LinxSynEnum e, const char *s, size_t len, bool legacy)
          * (the v0.4 manual lists MAMULB as an alias of TMATMUL). */
         if (t->names) {
             v = lookup_value(t->names, t->count, s, len);
+        }
+        if (v < 0 && e == LINX_SYN_E_BARGFMT) {
+            /* ACCCVT quant modes are B.ARG formats too (QSCALAR = 1). */
+            v = lookup_value(NAMES(quant_names), s, len);
         }
         if (v < 0 && t->legacy) {
             v = lookup_value(t->legacy, t->legacy_count, s, len);

@@ -89,6 +89,7 @@ typedef enum LinxSynEnum {
     LINX_SYN_E_TRACE,
     LINX_SYN_E_FTYPE,
     LINX_SYN_E_PRF,
+    LINX_SYN_E_QUANT, /* ACCCVT's B.ARG format: the quant mode */
     LINX_SYN_E__COUNT
 } LinxSynEnum;
 

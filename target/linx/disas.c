@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "disas-syntax.h"
+#include "header-form.h"
 
 /* ---- Output buffer ----------------------------------------------------- */
 
@@ -63,6 +64,7 @@ typedef struct DisasCtx {
     uint32_t covered; /* field slots the text shows */
     bool have_target;
     uint64_t target;
+    bool acccvt; /* inside a CUBE ACCCVT header: B.ARG format = quant mode */
 } DisasCtx;
 
 /* Value of field @fid (0 when the form lacks it); marks it printed. */
@@ -143,6 +145,10 @@ static void print_dst5(DisasCtx *c, unsigned code)
 static void print_enum(DisasCtx *c, LinxSynEnum e, unsigned v)
 {
     const char *n = linx_syn_enum_name(e, v, c->legacy);
+
+    if (e == LINX_SYN_E_BARGFMT && c->acccvt) {
+        n = linx_syn_enum_name(LINX_SYN_E_QUANT, v, c->legacy);
+    }
 
     if (n) {
         out_puts(&c->o, n);
@@ -684,6 +690,22 @@ size_t linx_disas_insn(const LinxInsn *insn, uint64_t pc, const LinxDisasEnv *en
     }
     c.legacy = env && (env->flags & LINX_DISAS_F_LEGACY);
     c.profile = env && env->profile ? env->profile : linx_profile_default();
+    if (env && env->header) {
+        LinxBlockType type;
+        unsigned func;
+        const char *m = insn->form < LINX_F__COUNT ? linx_form(insn->form)->mnemonic : "";
+
+        c.acccvt = env->header->type == LINX_BLK_CUBE && env->header->func == 8;
+        /* Track the header for the next instruction: a header marker
+         * starts one, B.* / C.B.* descriptors continue it, anything else
+         * ends it. */
+        if (insn->form < LINX_F__COUNT && linx_header_form(insn, &type, &func)) {
+            env->header->type = type;
+            env->header->func = func;
+        } else if (strncmp(m, "B.", 2) != 0 && strncmp(m, "C.B.", 4) != 0) {
+            env->header->type = 0;
+        }
+    }
     if (insn->form >= LINX_F__COUNT) {
         if (c.legacy && insn->len == 8 && insn->raw == LINX_LEGACY_BSTOP64) {
             out_puts(&c.o, "C.BSTOP");

@@ -51,6 +51,15 @@ enum {
  * it, or NULL when none.  The name must stay valid until the call returns. */
 typedef const char *(*LinxSymbolLookup)(void *opaque, uint64_t addr, uint64_t *offset);
 
+/* What a sequential listing knows about the header it is in (optional,
+ * LinxDisasEnv.header): the disassembler keeps it, so a B.ARG inside a
+ * CUBE ACCCVT header prints its quant mode (NORM, QSCALAR) instead of a
+ * TMA layout selector. */
+typedef struct LinxDisasHeader {
+    unsigned type;  /* LinxBlockType of the header being listed, 0 = none */
+    unsigned func;
+} LinxDisasHeader;
+
 typedef struct LinxDisasEnv {
     unsigned flags; /* LINX_DISAS_F_* */
     LinxSymbolLookup lookup;
@@ -58,6 +67,8 @@ typedef struct LinxDisasEnv {
     /* ISA profile for the SrcRType suffixes (profile.h); NULL: the
      * default, linx-toolchain. */
     const LinxProfile *profile;
+    /* Listing state (may be NULL): updated by every linx_disas_insn(). */
+    LinxDisasHeader *header;
 } LinxDisasEnv;
 
 /* Print @insn, located at @pc, into @buf (always NUL-terminated when

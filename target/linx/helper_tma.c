@@ -206,8 +206,20 @@ bool linx_tile_fault_report(FILE *f, const CPULinxState *env)
     /* The value rules (E_INST(EC_PARAM)) carry the offending value in
      * TRAPARG0[63:32]. */
     if (trapnum == LINX_TRAP_ILLEGAL_INST && cause == LINX_CAUSE(LINX_EC_PARAM, 0)) {
-        fprintf(f, "  %s (value %" PRIu64 "); trap %u, TRAPARG0 0x%" PRIx64 "\n", text,
-                env->traparg0 >> TRAPARG_VALUE_SHIFT, trapnum, env->traparg0);
+        unsigned r = env->tile_fault.rule;
+        uint64_t v = env->traparg0 >> TRAPARG_VALUE_SHIFT;
+
+        /* The operand rules' value is a tile id: name the tile too. */
+        if (r == LINX_CUBE_LEFT || r == LINX_CUBE_RIGHT || r == LINX_CUBE_TILE_EMPTY ||
+            r == LINX_CUBE_BIAS || r == TMA_R_TILE_EMPTY || r == TMA_R_MIXED_LAYOUT) {
+            char tn[8];
+
+            fprintf(f, "  %s (value %" PRIu64 ": %s); trap %u, TRAPARG0 0x%" PRIx64 "\n", text,
+                    v, linx_tile_name((unsigned)v, tn), trapnum, env->traparg0);
+        } else {
+            fprintf(f, "  %s (value %" PRIu64 "); trap %u, TRAPARG0 0x%" PRIx64 "\n", text, v,
+                    trapnum, env->traparg0);
+        }
     } else {
         fprintf(f, "  %s; trap %u, TRAPARG0 0x%" PRIx64 "\n", text, trapnum, env->traparg0);
     }

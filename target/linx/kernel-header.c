@@ -478,13 +478,16 @@ static void gen_cube_commit(DisasContext *ctx, const KHeader *h, uint64_t fall, 
     IRContext *ir = ctx->ir;
     const LinxBlockState *bs = &ctx->bs;
     bool cvt = h->func == LINX_KCUBE_ACCCVT;
+    /* linx-toolchain: the compiler's CUBE headers have no B.ARG, its
+     * ACCCVT no B.DIM or B.IOR (docs/decisions.md D8). */
+    bool compiled = ctx->env->profile->cube_compiled_forms;
     uint8_t src[3] = { 0, 0, 0 };
     unsigned nsrc = 0, dst_kind = 0, quant = 0;
     IRTemp q0 = gen_const(ctx, 0), q1 = gen_const(ctx, 0), dst_size = gen_const(ctx, 0);
     uint64_t desc;
 
     /* Mandatory descriptors in the digest's order (as the tile engine). */
-    if (!h->has_arg) {
+    if (!h->has_arg && !compiled) {
         raise_blockfmt(ctx, LINX_DESC_ARG, LINX_BLOCKFMT_MISSING);
         return;
     }
@@ -496,11 +499,11 @@ static void gen_cube_commit(DisasContext *ctx, const KHeader *h, uint64_t fall, 
         raise_blockfmt(ctx, LINX_DESC_IOT, h->niot ? LINX_BLOCKFMT_BAD_VALUE : LINX_BLOCKFMT_MISSING);
         return;
     }
-    if (cvt && h->nior_nz == 0) {
+    if (cvt && h->nior_nz == 0 && !compiled) {
         raise_blockfmt(ctx, LINX_DESC_IOR, LINX_BLOCKFMT_MISSING);
         return;
     }
-    if ((bs->lb_written & 7) != 7) {
+    if ((bs->lb_written & 7) != 7 && !(cvt && compiled)) {
         raise_blockfmt(ctx, LINX_DESC_DIM, LINX_BLOCKFMT_MISSING);
         return;
     }
@@ -508,15 +511,15 @@ static void gen_cube_commit(DisasContext *ctx, const KHeader *h, uint64_t fall, 
         goto_fall(ctx, fall, true);
         return;
     }
-    if (!iot_sources(h, src, 2, &nsrc)) {
-        nsrc = 3; /* more than two: the cube rejects it */
+    if (!iot_sources(h, src, 3, &nsrc)) {
+        nsrc = 4; /* more than three: the cube rejects it */
     }
     /* The first descriptor names the ACCCVT destination. */
     dst_kind = bits(h->iot[0], 27, 25);
     dst_size = cvt ? iot_size_value(ctx, h->iot[0]) : gen_const(ctx, 0);
     if (cvt) {
-        quant = h->arg_form == BARG_FORMAT_FORM ? h->arg_format : 0;
-        q0 = gen_read_src(ctx, h->ior_nz[0]);
+        quant = h->has_arg && h->arg_form == BARG_FORMAT_FORM ? h->arg_format : 0;
+        q0 = h->nior_nz ? gen_read_src(ctx, h->ior_nz[0]) : gen_const(ctx, 0);
         if (h->nior_nz >= 2) {
             q1 = gen_read_src(ctx, h->ior_nz[1]);
         }

@@ -281,15 +281,16 @@ void helper_tepl(CPULinxState *env, uint64_t desc, uint64_t scalar, uint64_t siz
     }
 }
 
-/* desc: func[3:0] | dtype[8:4] | nsrc[10:9] | src0[15:11] | src1[20:16] |
- * dst_kind[23:21] | quant[28:24] | two quant values[29] | reference[30] */
-uint64_t linx_kcube_pack(unsigned func, unsigned dtype, unsigned nsrc, const uint8_t src[2],
+/* desc: func[3:0] | dtype[8:4] | nsrc[11:9] | src0[16:12] | src1[21:17] |
+ * src2[26:22] | dst_kind[29:27] | quant[34:30] | two quant values[35] |
+ * reference[36] */
+uint64_t linx_kcube_pack(unsigned func, unsigned dtype, unsigned nsrc, const uint8_t src[3],
                          unsigned dst_kind, unsigned quant, bool two_quant, bool reference)
 {
-    return (uint64_t)(func & 15) | (uint64_t)(dtype & 31) << 4 | (uint64_t)(nsrc & 3) << 9 |
-           (uint64_t)(src[0] & 31) << 11 | (uint64_t)(src[1] & 31) << 16 |
-           (uint64_t)(dst_kind & 7) << 21 | (uint64_t)(quant & 31) << 24 |
-           (uint64_t)two_quant << 29 | (uint64_t)reference << 30;
+    return (uint64_t)(func & 15) | (uint64_t)(dtype & 31) << 4 | (uint64_t)(nsrc & 7) << 9 |
+           (uint64_t)(src[0] & 31) << 12 | (uint64_t)(src[1] & 31) << 17 |
+           (uint64_t)(src[2] & 31) << 22 | (uint64_t)(dst_kind & 7) << 27 |
+           (uint64_t)(quant & 31) << 30 | (uint64_t)two_quant << 35 | (uint64_t)reference << 36;
 }
 
 void helper_cube(CPULinxState *env, uint64_t desc, uint64_t q0, uint64_t q1, uint64_t size,
@@ -304,17 +305,18 @@ void helper_cube(CPULinxState *env, uint64_t desc, uint64_t q0, uint64_t q1, uin
     memset(&op, 0, sizeof(op));
     op.func = desc & 15;
     op.dtype = (desc >> 4) & 31;
-    op.nsrc = (desc >> 9) & 3;
-    op.src[0] = (desc >> 11) & 31;
-    op.src[1] = (desc >> 16) & 31;
-    op.dst_kind = (desc >> 21) & 7;
+    op.nsrc = (desc >> 9) & 7;
+    op.src[0] = (desc >> 12) & 31;
+    op.src[1] = (desc >> 17) & 31;
+    op.src[2] = (desc >> 22) & 31;
+    op.dst_kind = (desc >> 27) & 7;
     op.dst_bytes = size > UINT32_MAX ? 0 : (uint32_t)size;
-    op.quant = (desc >> 24) & 31;
-    op.quant_word = (desc >> 29) & 1 ? (q0 & 0xffffffffu) | (q1 & 0x1ff) << 37 : q0;
+    op.quant = (desc >> 30) & 31;
+    op.quant_word = (desc >> 35) & 1 ? (q0 & 0xffffffffu) | (q1 & 0x1ff) << 37 : q0;
     op.m = env->lb[0];
     op.n = env->lb[1];
     op.k = env->lb[2];
-    op.reference = (desc >> 30) & 1;
+    op.reference = (desc >> 36) & 1;
     if (!linx_cube_exec(env->tiles, &op, &f)) {
         linx_tile_fault_raise(env, &f, pc); /* records the rule */
     }

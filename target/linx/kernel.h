@@ -75,11 +75,12 @@ enum {
     LINX_KCUBE_ACCCVT = 8, /* BSTART.CUBE Function of ACCCVT */
 };
 
-/* The static part of a CUBE block: Function, DataType, up to 2 source
- * tiles (@nsrc 3 = more than two), ACCCVT's destination hand and quant
- * mode (B.ARG format), whether B.IOR gave two quant values, whether
- * TMATMUL uses the reference loops (LINX_CUBE_REFERENCE). */
-uint64_t linx_kcube_pack(unsigned func, unsigned dtype, unsigned nsrc, const uint8_t src[2],
+/* The static part of a CUBE block: Function, DataType, up to 3 source
+ * tiles (A, B, the bias of TMATMUL.BIAS; @nsrc 4 = more than three),
+ * ACCCVT's destination hand and quant mode (B.ARG format), whether B.IOR
+ * gave two quant values, whether TMATMUL uses the reference loops
+ * (LINX_CUBE_REFERENCE). */
+uint64_t linx_kcube_pack(unsigned func, unsigned dtype, unsigned nsrc, const uint8_t src[3],
                          unsigned dst_kind, unsigned quant, bool two_quant, bool reference);
 
 /* LINX_KERNEL_LANEWISE=1: bodies translated from now on run lane by

@@ -27,6 +27,7 @@ static const LinxProfile profiles[LINX_PROFILE__COUNT] = {
         .acrc_continues_block = true,
         .empty_kernel_header_noop = true,
         .tma_lb0_whole_tile = true,
+        .cube_compiled_forms = true,
     },
     [LINX_PROFILE_V04] = {
         .id = LINX_PROFILE_V04,
@@ -41,6 +42,7 @@ static const LinxProfile profiles[LINX_PROFILE__COUNT] = {
         .acrc_continues_block = false,
         .empty_kernel_header_noop = false,
         .tma_lb0_whole_tile = false,
+        .cube_compiled_forms = false,
     },
 };
 

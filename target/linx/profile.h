@@ -72,6 +72,10 @@ typedef struct LinxProfile {
     /* TLOAD/TSTORE: LB0 = 0 means the whole tile (its elements in one GM
      * row) - the compiler's "C.B.DIMI 0, ->lb0" (else the lb0-zero trap). */
     bool tma_lb0_whole_tile;
+    /* CUBE headers as the compiler writes them: no B.ARG (TMATMUL's
+     * operand layouts come from the tiles, ACCCVT's quant mode is none),
+     * ACCCVT without B.DIM and B.IOR (else E_BLOCK(EC_BLOCKFMT)). */
+    bool cube_compiled_forms;
 } LinxProfile;
 
 /* The profile of @id. */

@@ -110,6 +110,95 @@ grep -q "cannot open '$tmp/no-such-file.s'" "$tmp/err2.txt" || fail "missing inp
 "$as" --no-such-option "$hello" 2> /dev/null || [ $? -eq 2 ] || fail "usage error status"
 "$as" 2> /dev/null || [ $? -eq 2 ] || fail "no input: status"
 
+# An ordinary instruction inside a tile header: a warning naming it and
+# the header's line, the output still written, status 0; descriptors and a
+# new block marker after the header draw none (no warning before).
+printf '    BSTART.TMA TLOAD, FP32\n    B.ARG NORM\n    addi a0, 1, ->a0\n    C.B.DIMI 4, ->lb0\n    C.BSTART.STD FALL\n    addi a0, 1, ->a0\n' > "$tmp/hdr.s"
+"$as" -o "$tmp/hdr.elf" "$tmp/hdr.s" 2> "$tmp/hdr.err" || fail "header warning: status"
+[ -s "$tmp/hdr.elf" ] || fail "header warning: no output"
+grep -q "hdr.s:3:5: warning: 'ADDI' inside the tile header of line 1" "$tmp/hdr.err" ||
+    fail "header warning: message ($(head -1 "$tmp/hdr.err"))"
+[ "$(grep -c warning "$tmp/hdr.err")" = 1 ] || fail "header warning: count"
+"$as" -o "$tmp/x.elf" "$hello" 2> "$tmp/hello.err" || fail "hello"
+[ -s "$tmp/hello.err" ] && fail "hello: unexpected diagnostics"
+
+# .macro/.endm (defaults, :req, :vararg, keyword arguments, \@, .exitm,
+# nesting), .rept/.endr and .irp/.irpc (GNU as semantics) give the bytes of
+# the same program written out by hand; the errors name the line.
+cat > "$tmp/mac.s" <<'MAC'
+    .macro addk reg, k=1
+    addi \reg, \k, ->\reg
+    .endm
+    .macro words a:req, rest:vararg
+    .word \a, \a
+    .word \rest
+    .endm
+    .macro rows n
+    .rept \n
+    addk a6
+    .endr
+    .exitm
+    addi a7, 9, ->a7
+    .endm
+    .text
+    C.BSTART.STD FALL
+start: addk a0
+    addk a1, 5
+    addk k=7, reg=a2
+    .rept 3
+    addi a3, 1, ->a3
+    .endr
+    .irp r, a4, a5
+    addi \r, 2, ->\r
+    .endr
+    rows 2
+    .data
+    words 9, 10, 11
+    .irpc c, 123
+    .byte \c
+    .endr
+    .macro lbl
+L\@: .byte \@
+    .endm
+    lbl
+MAC
+cat > "$tmp/mac-ref.s" <<'MAC'
+    .text
+    C.BSTART.STD FALL
+start: addi a0, 1, ->a0
+    addi a1, 5, ->a1
+    addi a2, 7, ->a2
+    addi a3, 1, ->a3
+    addi a3, 1, ->a3
+    addi a3, 1, ->a3
+    addi a4, 2, ->a4
+    addi a5, 2, ->a5
+    addi a6, 1, ->a6
+    addi a6, 1, ->a6
+    .data
+    .word 9, 9
+    .word 10, 11
+    .byte 1
+    .byte 2
+    .byte 3
+L7: .byte 7
+MAC
+"$as" -f bin -o "$tmp/mac.bin" "$tmp/mac.s" || fail "macros: assembling"
+"$as" -f bin -o "$tmp/mac-ref.bin" "$tmp/mac-ref.s" || fail "macros: the hand-written program"
+cmp -s "$tmp/mac.bin" "$tmp/mac-ref.bin" || fail "macros: bytes differ from the hand expansion"
+printf '    .rept 2\n    nop\n' > "$tmp/mac-e1.s"
+"$as" -o "$tmp/x.elf" "$tmp/mac-e1.s" 2> "$tmp/mac-e1.err" && fail "unterminated .rept accepted"
+grep -q "mac-e1.s:1:.*\.rept without its end" "$tmp/mac-e1.err" || fail "unterminated .rept: message"
+printf '    .rept 100000000\n    .byte 0\n    .endr\n' > "$tmp/mac-e2.s"
+"$as" -o "$tmp/x.elf" "$tmp/mac-e2.s" 2> "$tmp/mac-e2.err" && fail "runaway .rept accepted"
+grep -q "expansion larger than" "$tmp/mac-e2.err" || fail "runaway .rept: message"
+printf '    .macro m a:req\n    .byte \\a\n    .endm\n    m\n' > "$tmp/mac-e3.s"
+"$as" -o "$tmp/x.elf" "$tmp/mac-e3.s" 2> "$tmp/mac-e3.err" && fail "missing :req accepted"
+grep -q "mac-e3.s:4:.*required parameter 'a'" "$tmp/mac-e3.err" || fail ":req: message"
+printf '    .macro m\n    m\n    .endm\n    m\n' > "$tmp/mac-e4.s"
+"$as" -o "$tmp/x.elf" "$tmp/mac-e4.s" 2> "$tmp/mac-e4.err" && fail "recursive macro accepted"
+grep -q "nested more than 100 deep" "$tmp/mac-e4.err" || fail "recursion: message"
+
 # llvm-objdump listings read back.
 listing="$shared/guest/disasm/disasm_example.objdump.s"
 if [ -f "$listing" ]; then

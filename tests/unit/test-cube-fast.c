@@ -2,15 +2,16 @@
  * The vectorised TMATMUL / TMATMUL.ACC (hw/linx/tile-cube-fast.c) against
  * the reference loops of tile-cube.c, byte for byte (docs/kernels.md
  * "CUBE"):
- *   - S8, FP16, BF16 and FP32 over shapes from 1 x 1 x 1 through odd
- *     sizes, 16^3 and 32^3 to the largest whose operands fit one 4 KB
- *     tile each, with A and B tiles sometimes larger than the operands;
+ *   - S8, S32, FP16, BF16, FP32 and FP8 (E4M3) over shapes from 1 x 1 x 1
+ *     through odd sizes, 16^3 and 32^3 to the largest whose operands fit
+ *     one 4 KB tile each, with A and B tiles sometimes larger than the
+ *     operands; operands NZ x ZN and dense ND x ND;
  *   - TMATMUL, and TMATMUL.ACC on a non-zero previous ACC (random values,
  *     IEEE specials, int32 values near the wrap);
  *   - random values, IEEE specials (+-0, subnormals, +-inf, values whose
  *     products or sums overflow fp32: the NaNs they make are the host's
  *     default NaN either way), one NaN (quiet or signalling) among finite
- *     values, int8 extremes;
+ *     values, int8 and int32 extremes;
  *   - random garbage in every padding byte of the operand tiles: results
  *     do not change when only the garbage does;
  *   - the fast path through linx_cube_exec and called directly (nothing
@@ -82,6 +83,10 @@ static uint32_t real_bits(Rng *r, unsigned dtype, unsigned lo, unsigned hi)
     uint32_t sign = rng_below(r, 2), e = lo + rng_below(r, hi - lo + 1), mant = rng_next(r);
 
     switch (dtype) {
+    case LINX_DT_FP8:
+        /* E4M3 has no infinity; S.1111.111 is NaN, so keep the top
+         * exponent's mantissa below 7. */
+        return sign << 7 | e << 3 | (e == 15 ? mant % 7 : mant & 7);
     case LINX_DT_FP16:
         return sign << 15 | e << 10 | (mant & 0x3ff);
     case LINX_DT_BF16:
@@ -98,6 +103,10 @@ static void real_exp(unsigned dtype, unsigned *bias, unsigned *emax)
     case LINX_DT_FP16:
         *bias = 15;
         *emax = 31;
+        break;
+    case LINX_DT_FP8:
+        *bias = 7;
+        *emax = 15; /* no infinity: S.1111.111 is NaN, S.1111.110 = 448 */
         break;
     default: /* BF16 and FP32 share fp32's exponent */
         *bias = 127;
@@ -118,11 +127,33 @@ static uint32_t gen_value(Rng *r, unsigned dtype, ValKind kind)
         }
         return rng_below(r, 4) ? 0x80 : rng_below(r, 2) ? 0x7f : rng_next(r) & 0xff;
     }
+    if (dtype == LINX_DT_S32) {
+        if (kind == VK_RANDOM) {
+            return rng_below(r, 2) ? rng_next(r) : (uint32_t)(int32_t)(rng_below(r, 2001) - 1000);
+        }
+        return rng_below(r, 4) ? 0x80000000u : rng_below(r, 2) ? 0x7fffffffu : rng_next(r);
+    }
     real_exp(dtype, &bias, &emax);
-    sh = dtype == LINX_DT_FP16 ? 10 : dtype == LINX_DT_BF16 ? 7 : 23;
+    sh = dtype == LINX_DT_FP16 ? 10 : dtype == LINX_DT_BF16 ? 7 : dtype == LINX_DT_FP8 ? 3 : 23;
     sign = (uint32_t)rng_below(r, 2) << (esize_of(dtype) * 8 - 1);
     if (kind == VK_RANDOM) {
-        return real_bits(r, dtype, bias - 6, bias + 6);
+        return real_bits(r, dtype, bias - (dtype == LINX_DT_FP8 ? 3 : 6),
+                         bias + (dtype == LINX_DT_FP8 ? 3 : 6));
+    }
+    if (dtype == LINX_DT_FP8) {
+        if (kind == VK_EXTREME) {
+            return sign | 0x7e; /* +-448 */
+        }
+        switch (rng_below(r, 6)) {
+        case 0:
+            return sign; /* +-0 */
+        case 1:
+            return sign | (1 + rng_below(r, 7)); /* subnormals */
+        case 2:
+            return sign | 0x7e;
+        default:
+            return real_bits(r, dtype, 1, 15);
+        }
     }
     if (kind == VK_EXTREME) {
         return sign | (emax - 1) << sh | ((1u << sh) - 1); /* +-max finite */
@@ -152,7 +183,8 @@ static void put_elem(uint8_t *p, unsigned esize, uint32_t v)
 
 /* An operand tile image: @bytes of garbage from @garbage, then the
  * logical rows x cols elements val[r * cols + c] at their @layout place in
- * a trows x tcols tile. */
+ * a trows x tcols tile (ND: dense, at r * cols + c, whatever trows x
+ * tcols says: the cube's dense operands). */
 static void build_tile(uint8_t img[LINX_TILE_MAX_BYTES], unsigned layout, unsigned dtype,
                        uint32_t trows, uint32_t tcols, uint32_t rows, uint32_t cols,
                        const uint32_t *val, Rng *garbage)
@@ -164,8 +196,11 @@ static void build_tile(uint8_t img[LINX_TILE_MAX_BYTES], unsigned layout, unsign
     }
     for (uint32_t r = 0; r < rows; r++) {
         for (uint32_t c = 0; c < cols; c++) {
-            put_elem(img + linx_tile_elem_offset(layout, r, c, trows, tcols, es) * es, es,
-                     val[r * cols + c]);
+            size_t off = layout == LINX_TL_ND
+                             ? (size_t)r * cols + c
+                             : linx_tile_elem_offset(layout, r, c, trows, tcols, es);
+
+            put_elem(img + off * es, es, val[r * cols + c]);
         }
     }
 }
@@ -187,8 +222,9 @@ static void push_tile(LinxTileState *ts, LinxTileHand hand, const uint8_t *img, 
 typedef struct Case {
     unsigned dtype;
     uint32_t m, n, k;
-    uint32_t a_rows, a_cols; /* A tile (NZ) */
-    uint32_t b_rows, b_cols; /* B tile (ZN) */
+    uint32_t a_rows, a_cols; /* A tile (NZ; ND: its recorded shape) */
+    uint32_t b_rows, b_cols; /* B tile (ZN; ND: its recorded shape) */
+    bool dense;              /* ND x ND operands */
     bool accumulate;
     ValKind kind;
     int nan;                 /* -1 none, 0 one NaN in A, 1 one NaN in B */
@@ -207,7 +243,7 @@ typedef struct Operands {
 
 static bool is_real(unsigned dtype)
 {
-    return dtype != LINX_DT_S8;
+    return dtype != LINX_DT_S8 && dtype != LINX_DT_S32;
 }
 
 static unsigned acc_type(unsigned dtype)
@@ -235,6 +271,9 @@ static void gen_operands(const Case *c, Operands *o)
 
         real_exp(c->dtype, &bias, &emax);
         nan = (uint32_t)rng_below(&r, 2) << (esize_of(c->dtype) * 8 - 1) | emax << sh | payload;
+        if (c->dtype == LINX_DT_FP8) {
+            nan = (uint32_t)rng_below(&r, 2) << 7 | 0x7f; /* E4M3's only NaN */
+        }
         if (c->nan == 0) {
             o->a[rng_below(&r, c->m * c->k)] = nan;
         } else {
@@ -260,6 +299,7 @@ static void set_prev_acc(LinxTileState *ts, const Case *c, const Operands *o)
     ts->acc.m = (uint16_t)c->m;
     ts->acc.n = (uint16_t)c->n;
     ts->acc.dtype = c->accumulate ? (uint8_t)acc_type(c->dtype) : LINX_DT_NONE;
+    ts->acc.layout = c->dense ? LINX_TL_ND : LINX_TL_NZ;
     if (c->accumulate) {
         memcpy(ts->acc.data, o->prev, (size_t)c->m * c->n * 4);
     }
@@ -284,8 +324,9 @@ static LinxCubeOp cube_op(const Case *c, bool reference)
 
 static void describe(const Case *c, char *buf, size_t len)
 {
-    snprintf(buf, len, "dtype %u %s %ux%ux%u (A %ux%u, B %ux%u) kind %d nan %d seed %llu",
-             c->dtype, c->accumulate ? "TMATMUL.ACC" : "TMATMUL", c->m, c->n, c->k, c->a_rows,
+    snprintf(buf, len, "dtype %u %s%s %ux%ux%u (A %ux%u, B %ux%u) kind %d nan %d seed %llu",
+             c->dtype, c->accumulate ? "TMATMUL.ACC" : "TMATMUL", c->dense ? " dense" : "",
+             c->m, c->n, c->k, c->a_rows,
              c->a_cols, c->b_rows, c->b_cols, (int)c->kind, c->nan,
              (unsigned long long)c->seed);
 }
@@ -324,11 +365,13 @@ static void run_case(LinxTileState *ts, const Case *c, Operands *o)
     TmaFault f;
     size_t bytes = (size_t)c->m * c->n * 4;
 
+    unsigned la = c->dense ? LINX_TL_ND : LINX_TL_NZ, lb = c->dense ? LINX_TL_ND : LINX_TL_ZN;
+
     gen_operands(c, o);
-    build_tile(o->a_img, LINX_TL_NZ, c->dtype, c->a_rows, c->a_cols, c->m, c->k, o->a, &garbage);
-    build_tile(o->b_img, LINX_TL_ZN, c->dtype, c->b_rows, c->b_cols, c->k, c->n, o->b, &garbage);
-    push_tile(ts, LINX_HAND_T, o->a_img, LINX_TL_NZ, c->dtype, c->a_rows, c->a_cols);
-    push_tile(ts, LINX_HAND_U, o->b_img, LINX_TL_ZN, c->dtype, c->b_rows, c->b_cols);
+    build_tile(o->a_img, la, c->dtype, c->a_rows, c->a_cols, c->m, c->k, o->a, &garbage);
+    build_tile(o->b_img, lb, c->dtype, c->b_rows, c->b_cols, c->k, c->n, o->b, &garbage);
+    push_tile(ts, LINX_HAND_T, o->a_img, la, c->dtype, c->a_rows, c->a_cols);
+    push_tile(ts, LINX_HAND_U, o->b_img, lb, c->dtype, c->b_rows, c->b_cols);
 
     set_prev_acc(ts, c, o);
     op = cube_op(c, true);
@@ -346,17 +389,18 @@ static void run_case(LinxTileState *ts, const Case *c, Operands *o)
         memcpy(o->got, o->prev, bytes);
     }
     assert_true(linx_cube_matmul_fast(linx_tile_get(ts, op.src[0]), linx_tile_get(ts, op.src[1]),
-                                      c->dtype, c->m, c->n, c->k, c->accumulate, o->got));
+                                      c->dtype, c->dense, c->m, c->n, c->k, c->accumulate,
+                                      o->got));
     expect_same(c, o->ref, o->got, "linx_cube_matmul_fast");
     for (size_t i = bytes; i < bytes + 64; i++) {
         assert_int_equal(o->got[i], CANARY);
     }
 
     /* Same logical values, other garbage: the same result. */
-    build_tile(o->a_img, LINX_TL_NZ, c->dtype, c->a_rows, c->a_cols, c->m, c->k, o->a, &garbage);
-    build_tile(o->b_img, LINX_TL_ZN, c->dtype, c->b_rows, c->b_cols, c->k, c->n, o->b, &garbage);
-    push_tile(ts, LINX_HAND_T, o->a_img, LINX_TL_NZ, c->dtype, c->a_rows, c->a_cols);
-    push_tile(ts, LINX_HAND_U, o->b_img, LINX_TL_ZN, c->dtype, c->b_rows, c->b_cols);
+    build_tile(o->a_img, la, c->dtype, c->a_rows, c->a_cols, c->m, c->k, o->a, &garbage);
+    build_tile(o->b_img, lb, c->dtype, c->b_rows, c->b_cols, c->k, c->n, o->b, &garbage);
+    push_tile(ts, LINX_HAND_T, o->a_img, la, c->dtype, c->a_rows, c->a_cols);
+    push_tile(ts, LINX_HAND_U, o->b_img, lb, c->dtype, c->b_rows, c->b_cols);
     set_prev_acc(ts, c, o);
     assert_true(linx_cube_exec(ts, &op, &f));
     expect_same(c, o->ref, ts->acc.data, "other padding garbage");
@@ -378,6 +422,20 @@ static bool shape_tiles(Case *c, unsigned extra)
 {
     unsigned es = esize_of(c->dtype), c0 = FRACTAL_BYTES / es;
 
+    if (c->dense) {
+        /* ND operands: the tile holds m x k (k x n) elements densely; its
+         * recorded shape is the whole tile in one row (a compiled
+         * kernel's "C.B.DIMI 0, ->lb0" TLOAD), which the cube ignores. */
+        if ((size_t)c->m * c->k * es > LINX_TILE_MAX_BYTES ||
+            (size_t)c->k * c->n * es > LINX_TILE_MAX_BYTES ||
+            (size_t)c->m * c->n > LINX_ACC_MAX_ELEMS) {
+            return false;
+        }
+        c->a_rows = c->b_rows = 1;
+        c->a_cols = c->b_cols = LINX_TILE_MAX_BYTES / es;
+        (void)extra;
+        return true;
+    }
     c->a_rows = round_up(c->m, FRACTAL_ROWS);
     c->a_cols = round_up(c->k, c0);
     c->b_rows = round_up(c->k, c0);
@@ -396,7 +454,9 @@ static bool shape_tiles(Case *c, unsigned extra)
     return true;
 }
 
-static const unsigned types[] = { LINX_DT_S8, LINX_DT_FP16, LINX_DT_BF16, LINX_DT_FP32 };
+static const unsigned types[] = { LINX_DT_S8, LINX_DT_FP16, LINX_DT_BF16, LINX_DT_FP32,
+                                  LINX_DT_S32, LINX_DT_FP8 };
+#define NTYPES (sizeof(types) / sizeof(types[0]))
 
 /* Every type x shape x {TMATMUL, .ACC} x value kind (plus NaN cases for
  * the real types); returns the number of cases run. */
@@ -407,14 +467,15 @@ static unsigned run_matrix(ValKind kind, int nan)
     unsigned runs = 0;
 
     assert_non_null(o);
-    for (unsigned t = 0; t < 4; t++) {
-        if (nan >= 0 && !is_real(types[t])) {
+    for (unsigned t = 0; t < NTYPES * 2; t++) {
+        if (nan >= 0 && !is_real(types[t % NTYPES])) {
             continue;
         }
         for (unsigned s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
             for (unsigned acc = 0; acc < 2; acc++) {
-                Case c = { .dtype = types[t], .m = shapes[s][0], .n = shapes[s][1],
-                           .k = shapes[s][2], .accumulate = acc, .kind = kind, .nan = nan,
+                Case c = { .dtype = types[t % NTYPES], .m = shapes[s][0], .n = shapes[s][1],
+                           .k = shapes[s][2], .dense = t >= NTYPES, .accumulate = acc,
+                           .kind = kind, .nan = nan,
                            .seed = (uint64_t)(t * 1000 + s * 10 + acc) * 7 + kind * 100003 +
                                    (unsigned)(nan + 1) * 1000003 };
 
@@ -578,7 +639,7 @@ static void test_long_k(void **state)
 
         memset(o->got, CANARY, sizeof(o->got));
         taken = linx_cube_matmul_fast(linx_tile_get(ts, op.src[0]), linx_tile_get(ts, op.src[1]),
-                                      c.dtype, 1, 1, c.k, c.accumulate, o->got);
+                                      c.dtype, false, 1, 1, c.k, c.accumulate, o->got);
         assert_int_equal(taken, ks[i] <= 512);
         if (taken) {
             assert_false(c.accumulate); /* k = 512 is a TMATMUL */
@@ -593,10 +654,11 @@ static void test_long_k(void **state)
     linx_tile_state_free(ts);
 }
 
-/* Types other than S8 / FP16 / BF16 / FP32: refused, nothing written. */
+/* Types other than S8 / S32 / FP16 / BF16 / FP32 / FP8: refused, nothing
+ * written. */
 static void test_other_types(void **state)
 {
-    static const unsigned others[] = { LINX_DT_S32, LINX_DT_NONE, 200 };
+    static const unsigned others[] = { LINX_DT_U8, LINX_DT_NONE, 200 };
     LinxTileState *ts = linx_tile_state_new();
     uint8_t acc[64];
 
@@ -604,7 +666,7 @@ static void test_other_types(void **state)
     for (unsigned i = 0; i < 3; i++) {
         memset(acc, CANARY, sizeof(acc));
         assert_false(linx_cube_matmul_fast(linx_tile_get(ts, 0), linx_tile_get(ts, 8), others[i],
-                                           1, 1, 1, false, acc));
+                                           false, 1, 1, 1, false, acc));
         for (size_t b = 0; b < sizeof(acc); b++) {
             assert_int_equal(acc[b], CANARY);
         }

@@ -379,6 +379,39 @@ static void test_binary_sweep(void **state)
     elf_file_close(&ef);
 }
 
+/* ACCCVT's B.ARG is its quant mode: with the listing's header state the
+ * disassembler names it (QSCALAR), without it (or in a TMA header) the
+ * same word reads as the layout selector ND2NZ (failed before: ND2NZ in
+ * ACCCVT headers).  The header state follows the instruction stream. */
+static void test_acccvt_quant(void **state)
+{
+    static const uint32_t words[] = { 0x98831181, /* BSTART.CUBE ACCCVT, INT8 */
+                                      0x000030c3, /* B.ARG format 1 */
+                                      0x08011181, /* BSTART.TMA TLOAD, FP32 */
+                                      0x000030c3 };
+    static const char *const want[] = { "BSTART.CUBE\tACCCVT, INT8", "B.ARG\tQSCALAR",
+                                        "BSTART.TMA\tTLOAD, FP32", "B.ARG\tND2NZ" };
+    LinxDisasHeader hdr = { 0, 0 };
+    LinxDisasEnv env = { 0, NULL, NULL, NULL, &hdr };
+    char text[LINX_DISAS_MAX];
+    unsigned len;
+
+    (void)state;
+    for (unsigned i = 0; i < 4; i++) {
+        uint8_t b[4] = { (uint8_t)words[i], (uint8_t)(words[i] >> 8), (uint8_t)(words[i] >> 16),
+                         (uint8_t)(words[i] >> 24) };
+
+        linx_disas_bytes(b, 4, 0x1000 + 4 * i, &env, text, sizeof(text), &len);
+        assert_string_equal(text, want[i]);
+    }
+    {
+        uint8_t b[4] = { 0xc3, 0x30, 0, 0 };
+
+        linx_disas_bytes(b, 4, 0, NULL, text, sizeof(text), &len);
+        assert_string_equal(text, "B.ARG\tND2NZ"); /* no header state */
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -386,6 +419,7 @@ int main(void)
         cmocka_unit_test(test_known),
         cmocka_unit_test(test_known_profiles),
         cmocka_unit_test(test_squeeze),
+        cmocka_unit_test(test_acccvt_quant),
         cmocka_unit_test(test_symbols_and_hex),
         cmocka_unit_test(test_all_forms_print),
         cmocka_unit_test(test_binary_sweep),

@@ -79,18 +79,30 @@ static void test_engine_cube(void **state)
         memcpy(&hv, m1->data + linx_tile_elem_offset(LINX_TL_NZ, 3, 4, 16, 16, 2) * 2, 2);
         assert_true(linx_fp16_to_float(hv) == 16.0f);
     }
-    /* Missing descriptors, in the digest's order. */
+    /* Missing descriptors, in the digest's order (linx-v0.4). */
     h->nior = 0;
-    assert_false(linx_tile_header_to_cube(h, env->lb, &op, &f));
+    assert_false(linx_tile_header_to_cube(h, env->lb, false, &op, &f));
     assert_int_equal(f.traparg0, 4); /* B.IOR missing (ACCCVT) */
     h->dim_mask = 3;
     h->nior = 1;
-    assert_false(linx_tile_header_to_cube(h, env->lb, &op, &f));
+    assert_false(linx_tile_header_to_cube(h, env->lb, false, &op, &f));
     assert_int_equal(f.traparg0, 1); /* B.DIM missing */
     h->arg = 0;
-    assert_false(linx_tile_header_to_cube(h, env->lb, &op, &f));
+    assert_false(linx_tile_header_to_cube(h, env->lb, false, &op, &f));
     assert_int_equal(f.trapnum, LINX_TRAP_BLOCK);
     assert_int_equal(f.traparg0, 3); /* B.ARG first */
+    /* The compiled forms (linx-toolchain): ACCCVT with only its B.IOTI is
+     * quant none; a TMATMUL without B.ARG is fine, without B.DIM not. */
+    h->nior = 0;
+    h->dim_mask = 0;
+    assert_true(linx_tile_header_to_cube(h, env->lb, true, &op, &f));
+    assert_int_equal(op.quant, LINX_CUBE_QUANT_NONE);
+    assert_int_equal(op.quant_word, 0);
+    h->func = LINX_CUBE_TMATMUL;
+    assert_false(linx_tile_header_to_cube(h, env->lb, true, &op, &f));
+    assert_int_equal(f.traparg0, 1); /* B.DIM missing */
+    h->dim_mask = 7;
+    assert_true(linx_tile_header_to_cube(h, env->lb, true, &op, &f));
     linx_tile_state_free(env->tiles);
     free(env);
 }

@@ -807,7 +807,7 @@ static void test_report_tepl_cube(void **state)
           "    B.ARG NORM\n    B.IOR [zero, zero, x0],[]\n    B.IOTI [], last ->n<1KB>\n",
           CAUSE_PARAM, PARAM_ARG(0x67, 0), 0x67,
           "illegal tile parameter: cube-acc-chain at PC 0x1000e (BSTART.CUBE ACCCVT, INT32)\n",
-          "  TMATMUL.ACC or ACCCVT without a matching ACC (value 0); trap 4, TRAPARG0 "
+          "  TMATMUL.ACC or ACCCVT without a matching ACC (same m x n, type and layout) (value 0); trap 4, TRAPARG0 "
           "0x67\n" },
     };
 

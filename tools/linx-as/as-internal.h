@@ -184,6 +184,21 @@ struct LinxAs {
     char *file_sym;        /* name from .file, for an STT_FILE symbol */
     uint64_t entry;
 
+    /* Macros and repetitions (macro.c). */
+    struct AsMacro **macros;
+    uint32_t nmacros, macros_cap;
+    struct AsMacroCollect *mc_collect; /* the body being collected */
+    char **macro_text;                 /* expanded lines (statements point into them) */
+    uint32_t nmacro_text, macro_text_cap;
+    uint32_t macro_expanded;           /* lines expanded so far (limit) */
+    uint32_t macro_count;              /* \@ */
+    bool macro_exit;                   /* .exitm seen */
+    unsigned warnings;
+    /* The tile/kernel header pass 2 is in (linx-as warns when another
+     * instruction than a B.* descriptor sits inside one). */
+    bool in_header;
+    bool header_warned;
+    uint32_t header_line;
     char *diag;
     size_t diag_len, diag_cap;
     struct AsDiagRec *diag_recs; /* where each message is in diag, for sorting */
@@ -213,6 +228,15 @@ void as_error_nopos(LinxAs *as, const char *fmt, ...) __attribute__((format(prin
 bool as_too_many_errors(const LinxAs *as);
 /* Put the messages in source order (pass 2 finds some after pass 1). */
 void as_diag_sort(LinxAs *as);
+/* ---- macros (macro.c) ---- */
+void as_macro_line(LinxAs *as, uint32_t fi, uint32_t lineno, char *line);
+void as_macro_end_file(LinxAs *as, uint32_t fi);
+void as_macros_free(LinxAs *as);
+/* One comment-free line into statements (lexer.c). */
+void as_lex_stmt_line(LinxAs *as, uint32_t fi, uint32_t lineno, char *line);
+/* A warning (does not fail the run; printed with the diagnostics). */
+void as_warning(LinxAs *as, const AsStmt *st, unsigned col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* ---- lexer (lexer.c) ------------------------------------------------------ */
 static inline bool as_is_space(int c)

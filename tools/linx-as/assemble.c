@@ -19,7 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <strings.h>
+
 #include "as-internal.h"
+#include "target/linx/decode.h"
+#include "target/linx/header-form.h"
+#include "target/linx/insn-table.h"
 #include "util/elf-file.h"
 
 void as_pass1_stmt(LinxAs *as, uint32_t idx);
@@ -65,6 +70,7 @@ void linx_as_free(LinxAs *as)
         as_template_free(as->stmts[i].tmpl);
     }
     free(as->stmts);
+    as_macros_free(as);
     as_sections_free(as);
     as_symbols_free(as);
     for (uint32_t i = 0; i < as->nseed_bodies; i++) {
@@ -357,6 +363,42 @@ static bool encode_one(LinxAs *as, AsStmt *st, const char *text, uint64_t pc, Li
     return true;
 }
 
+/* A tile or kernel header holds only B.* descriptors (v0.4 block ISA,
+ * digest 3.3): an ordinary instruction there is almost always a mistake
+ * (the program later dies of an unrelated trap), so say so. */
+static void check_header(LinxAs *as, const AsStmt *st, const LinxAsmResult *r)
+{
+    LinxInsn insn;
+    LinxBlockType type;
+    unsigned func;
+    const char *m;
+
+    if (linx_decode(r->bytes, r->len, &insn) != LINX_DECODE_OK || insn.form >= LINX_F__COUNT) {
+        return;
+    }
+    m = linx_forms[insn.form].mnemonic;
+    if (linx_header_form(&insn, &type, &func)) {
+        as->in_header = true;
+        as->header_warned = false;
+        as->header_line = st->line;
+        return;
+    }
+    if (strncasecmp(m, "B.", 2) == 0 || strncasecmp(m, "C.B.", 4) == 0) {
+        return; /* a descriptor */
+    }
+    if (as->in_header && !as->header_warned && linx_forms[insn.form].uop != LINX_UOP_BBD &&
+        strcmp(linx_forms[insn.form].group, "Block Split") != 0 &&
+        strncasecmp(m, "BSTART", 6) != 0 && strncasecmp(m, "C.BSTART", 8) != 0 &&
+        strncasecmp(m, "HL.BSTART", 9) != 0) {
+        as_warning(as, st, st->col,
+                   "'%s' inside the tile header of line %u: a header holds only B.* "
+                   "descriptors (start a block, e.g. C.BSTART.STD, before it)", m,
+                   as->header_line);
+        as->header_warned = true;
+    }
+    as->in_header = false;
+}
+
 static void pass2_insn(LinxAs *as, AsStmt *st)
 {
     const char *text = st->rewritten ? st->rewritten : st->text;
@@ -383,6 +425,7 @@ static void pass2_insn(LinxAs *as, AsStmt *st)
             return;
         }
     }
+    check_header(as, st, &r);
     as_emit(as, r.bytes, r.len);
     if (st->ra_label) {
         as_emit(as, sr.bytes, sr.len);

@@ -213,6 +213,24 @@ void as_verror(LinxAs *as, uint32_t file, uint32_t line, unsigned col, const cha
     }
 }
 
+void as_warning(LinxAs *as, const AsStmt *st, unsigned col, const char *fmt, ...)
+{
+    const AsFile *f = st->file < as->nfiles ? &as->files[st->file] : NULL;
+    size_t start = as->diag_len;
+    va_list ap;
+
+    as->warnings++;
+    diag_printf(as, "%s:%u:%u: warning: ", f ? f->name : "<input>", st->line, col + 1);
+    va_start(ap, fmt);
+    diag_vprintf(as, fmt, ap);
+    va_end(ap);
+    diag_append(as, "\n", 1);
+    if (f) {
+        diag_show_line(as, f, st->line, col);
+    }
+    diag_record(as, (uint64_t)st->file << 32 | st->line, start);
+}
+
 void as_error(LinxAs *as, const AsStmt *st, unsigned col, const char *fmt, ...)
 {
     va_list ap;

@@ -273,13 +273,14 @@ static uint32_t new_stmt(LinxAs *as, uint32_t file, uint32_t line, char *text, c
     return as->nstmts++;
 }
 
-/* Cut one line into labels and a statement, running pass 1 on each. */
-static void lex_line(LinxAs *as, uint32_t fi, uint32_t lineno, char *line)
+/* Cut one (comment-free) line into labels and a statement, running pass 1
+ * on each.  The text must live as long as the assembler (statements point
+ * into it). */
+void as_lex_stmt_line(LinxAs *as, uint32_t fi, uint32_t lineno, char *line)
 {
     char *p = line;
     char *end;
 
-    as_strip_comment(as, line);
     end = line + strlen(line);
     while (end > line && as_is_space((unsigned char)end[-1])) {
         *--end = '\0';
@@ -389,6 +390,7 @@ void as_lex_file(LinxAs *as, uint32_t fi)
         if (as_too_many_errors(as) || as->ended) {
             continue;
         }
-        lex_line(as, fi, l + 1, line);
+        as_macro_line(as, fi, l + 1, line); /* comments, macros, then statements */
     }
+    as_macro_end_file(as, fi);
 }

@@ -404,6 +404,7 @@ int main(int argc, char **argv)
     }
     free(sources);
     if (linx_as_assemble(as) && linx_as_write_file(as, output)) {
+        fputs(linx_as_diagnostics(as), stderr); /* warnings */
         if (want_listing) {
             FILE *lf = listing ? fopen(listing, "w") : stdout;
             if (!lf) {

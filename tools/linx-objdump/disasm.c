@@ -114,6 +114,10 @@ static bool in_range(const ObjdumpOptions *o, uint64_t pc)
 static void sweep(const ObjdumpOptions *o, const uint8_t *bytes, size_t len, uint64_t addr,
                   LinxDisasEnv *env, SymCtx *sc, const ElfFile *ef, int shndx)
 {
+    /* The header being listed: ACCCVT's B.ARG prints its quant mode. */
+    LinxDisasHeader header = { 0, 0 };
+
+    env->header = &header; /* for this call only */
     char text[LINX_DISAS_MAX];
     unsigned next_sym = 0;
 
@@ -129,6 +133,7 @@ static void sweep(const ObjdumpOptions *o, const uint8_t *bytes, size_t len, uin
         sc->collect = false;
         qsort(sc->targets, sc->ntargets, sizeof(uint64_t), cmp_u64);
     }
+    header.type = 0; /* the first pass walked the section too */
     for (size_t off = 0; off < len;) {
         unsigned used;
         uint64_t pc = addr + off;
@@ -161,6 +166,7 @@ static void sweep(const ObjdumpOptions *o, const uint8_t *bytes, size_t len, uin
     free(sc->targets);
     sc->targets = NULL;
     sc->ntargets = 0;
+    env->header = NULL;
 }
 
 /* The profile for an input: -M's, or the one its code uses.  With

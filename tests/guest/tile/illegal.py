@@ -21,7 +21,7 @@ Rules the decoder makes unreachable do not exist here: every rule of
 hw/linx/tma.h but gm-fault (a page fault, not a parameter) has a program.
 TEPL / CUBE: tepl-bad-op (decided at translation time), tepl-lb0-zero,
 tepl-tile-empty, tepl-layouts, cube-bad-function, cube-tile-empty,
-cube-left, cube-acc-chain.
+cube-left, cube-right, cube-acc-chain, cube-dst-size, cube-bias.
 """
 import argparse
 import re
@@ -46,7 +46,7 @@ R = {name: i for i, name in enumerate([
     'col-too-wide', 'validcol-gt-col', 'validrow-gt-row', 'merge-col',
     'merge-row', 'nz-col', 'nz-row', 'zn-row', 'zn-col', 'store-overlap',
     'tile-empty', 'tile-size-mismatch', 'mixed-tile-layouts', 'acc-empty',
-    'mov-shape'])}
+    'mov-shape', 'atomic-op', 'atomic-dtype', 'tile-shape'])}
 
 
 PC = 'pc'  # TRAPARG0 is the trap's pc
@@ -58,7 +58,7 @@ R.update({name: 0x70 + i for i, name in enumerate([
 R.update({name: 0x60 + i for i, name in enumerate([
     'cube-bad-function', 'cube-bad-dtype', 'cube-bad-dims', 'cube-operands',
     'cube-tile-empty', 'cube-left', 'cube-right', 'cube-acc-chain', 'cube-dst-size',
-    'cube-bad-quant'])})
+    'cube-bad-quant', 'cube-bias'])})
 
 
 def param(rule, value):
@@ -224,10 +224,41 @@ RULES = {
                           cube('5, INT8', 'B.IOTI [u#2, t#1], last')),
     'cube-tile-empty': (param('cube-tile-empty', 9), 'BSTART.CUBE TMATMUL, INT8',
                         cube('TMATMUL, INT8', 'B.IOTI [u#2, t#1], last')),
-    # A (u#1) is an ND tile, not NZ
+    # A (u#1) is a ZN tile: neither NZ nor ND
     'cube-left': (param('cube-left', 8), 'BSTART.CUBE TMATMUL, INT8',
-                  ['    TLOAD.NORM <LB0:32, LB1:32, LB2:32, INT8>, [s0], ->U<1KB>'] +
+                  ['    TLOAD.ND2ZN <LB0:32, LB1:32, LB2:32, INT8>, [s0], ->U<1KB>'] +
                   cube('TMATMUL, INT8', 'B.IOTI [u#1, t#1], last')),
+    # A (u#1) NZ, B (t#1) ND: the families do not mix; B is named
+    'cube-right': (param('cube-right', 0), 'BSTART.CUBE TMATMUL, INT8',
+                   ['    TLOAD.ND2NZ <LB0:32, LB1:32, LB2:32, INT8>, [s0], ->U<1KB>',
+                    '    TLOAD.NORM <LB0:32, LB1:32, LB2:32, INT8>, [s0], ->T<1KB>'] +
+                   cube('TMATMUL, INT8', 'B.IOTI [u#1, t#1], last')),
+    # a 16 x 16 S32 result (1 KB as NZ) in a 512 B tile
+    'cube-dst-size': (param('cube-dst-size', 1024), 'BSTART.CUBE ACCCVT, INT32',
+                      ['    TLOAD.ND2NZ <LB0:32, LB1:32, LB2:32, INT8>, [s0], ->U<1KB>',
+                       '    TLOAD.ND2ZN <LB0:32, LB1:32, LB2:32, INT8>, [s0], ->T<1KB>'] +
+                      cube('TMATMUL, INT8', 'B.IOTI [u#1, t#1], last') +
+                      cube('ACCCVT, INT32', 'B.IOR [zero, zero, x0],[]',
+                           'B.IOTI [], last ->n<512B>')),
+    # ACCCVT of a 16 x 16 S32 result to a 4 KB NZ tile (16 rows), TSTORE
+    # NZ2ND with Col 16: the TSTORE derives Row 4096 / 64 = 64, the tile's
+    # fractals are laid out for 16 (a silent wrong store before)
+    'tile-shape': (param('tile-shape', 16), 'BSTART.TMA TSTORE, INT32',
+                   ['    TLOAD.ND2NZ <LB0:32, LB1:32, LB2:32, INT8>, [s0], ->U<1KB>',
+                    '    TLOAD.ND2ZN <LB0:32, LB1:32, LB2:32, INT8>, [s0], ->T<1KB>'] +
+                   cube('TMATMUL, INT8', 'B.IOTI [u#1, t#1], last') +
+                   cube('ACCCVT, INT32', 'B.IOR [zero, zero, x0],[]',
+                        'B.IOTI [], last ->n<4KB>') +
+                   tstore('B.ARG ND2NZ', 'C.B.DIMI 16, ->lb0', 'C.B.DIMI 16, ->lb1',
+                          'C.B.DIMI 16, ->lb2', 'B.IOR [s1],[]', 'B.IOTI [n#1], last ->t<4KB>',
+                          dt='INT32')),
+    # TMATMUL.BIAS with an FP32 bias (m#1) for an S32 ACC
+    'cube-bias': (param('cube-bias', 16), 'BSTART.CUBE TMATMUL.BIAS, INT8',
+                  ['    TLOAD.ND2NZ <LB0:32, LB1:32, LB2:32, INT8>, [s0], ->U<1KB>',
+                   '    TLOAD.ND2ZN <LB0:32, LB1:32, LB2:32, INT8>, [s0], ->T<1KB>',
+                   '    TLOAD.NORM <LB0:32, LB1:1, LB2:128, FP32>, [s0], ->M<512B>'] +
+                  cube('TMATMUL.BIAS, INT8', 'B.IOTI [u#1, t#1] ->acc<4KB>',
+                       'B.IOTI [m#1], last')),
     'cube-acc-chain': (param('cube-acc-chain', 0), 'BSTART.CUBE ACCCVT, INT32',
                        cube('ACCCVT, INT32', 'B.IOR [zero, zero, x0],[]',
                             'B.IOTI [], last ->n<1KB>')),

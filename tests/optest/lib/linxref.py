@@ -337,9 +337,10 @@ def quant_scale(word):
 
 
 def quant_offset(word):
-    """Bits 45:37: the 9-bit zero point, signed (TS 2.2; LX docs/tile.md)."""
-    o = (word >> 37) & 0x1FF
-    return o - 512 if o & 0x100 else o
+    """Bits 45:37: the 9-bit zero point, unsigned 0..511 (pto-isa
+    tests/npu/a2a3/src/st/testcase/tstore_acc2gm/gen_data.py,
+    extract_quant_params: (quant_gm >> 37) & 0x1FF; LX docs/tile.md)."""
+    return (word >> 37) & 0x1FF
 
 
 def quant_b8(x, word, out):
