@@ -44,9 +44,8 @@ enum {
 };
 
 #define AS_DEFAULT_MAX_ERRORS 50
-#define AS_MAX_EQU_DEPTH 64   /* nesting of lazily evaluated .equ symbols */
+#define AS_MAX_SECTIONS 256   /* what the ELF and raw writers take (sections.c) */
 #define AS_ERRLEN 256
-#define AS_MAX_SOURCE_BYTES 0x7fffffffu /* per source file (32-bit line offsets) */
 
 /* A value: absolute (sec == AS_SEC_ABS) or an offset in a section.  In
  * pass 2 every value is absolute.  !known: depends on an undefined symbol. */
@@ -126,6 +125,7 @@ typedef struct AsSymbol {
     uint8_t equ_state;   /* AS_EQU_* */
     const char *equ_expr;/* pending .equ expression text (lazy) */
     uint32_t equ_stmt;   /* statement of that .equ */
+    uint32_t equ_gen;    /* equ_resolve round that left it unknown */
     uint32_t def_file, def_line;
     uint32_t ref_stmt;   /* first statement that referenced it (+1), 0 none */
     uint32_t elf_index;
@@ -176,6 +176,9 @@ struct LinxAs {
     bool in_block_comment; /* lexer state across lines */
     bool ended;            /* .end seen */
     unsigned include_depth;
+    uint32_t equ_gen;      /* rounds of equ_resolve (symbols.c) */
+    uint32_t equ_missing;  /* pending .equ named by the one being evaluated (+1) */
+    bool equ_defer;        /* inside equ_resolve: do not evaluate pending .equ */
 
     char **seed_bodies;    /* body labels of seed MPAR/MSEQ headers seen so far */
     uint32_t nseed_bodies, seed_bodies_cap;
@@ -205,6 +208,7 @@ struct LinxAs {
     uint32_t ndiag, diag_recs_cap;
     unsigned errors;
     unsigned total_lines;
+    uint64_t source_bytes; /* of all files added, for LINX_AS_MAX_TOTAL_SOURCE_BYTES */
 };
 
 /* ---- memory ---------------------------------------------------------- */
@@ -214,6 +218,9 @@ void *as_xrealloc(void *p, size_t n);
 char *as_xstrndup(const char *s, size_t n);
 /* Grow *p (element size @esize) so that index @need - 1 fits. */
 void as_grow(void **p, uint32_t *cap, uint32_t need, size_t esize);
+
+/* Text for a linx_as_read_stream() error number (assemble.c). */
+const char *as_read_error(int e);
 
 /* ---- diagnostics (diag.c) ------------------------------------------------ */
 /* Report an error at column @col (0-based) of statement @st's line. */
@@ -310,8 +317,11 @@ void as_symbols_free(LinxAs *as);
 
 /* ---- sections (sections.c) ------------------------------------------------- */
 int as_section_find(const LinxAs *as, const char *name);
-/* Find or create a section; new ones get attributes from their name. */
+/* Find or create a section; new ones get attributes from their name.  -1
+ * when @name is new and AS_MAX_SECTIONS exist already. */
 int as_section_get(LinxAs *as, const char *name);
+/* as_section_get reporting "too many sections" against @st (-1 then). */
+int as_section_get_at(LinxAs *as, AsStmt *st, const char *name);
 void as_section_switch(LinxAs *as, int sec);
 /* Append bytes at the location counter (pass 2 stores them). */
 void as_emit(LinxAs *as, const void *bytes, uint64_t n);

@@ -87,11 +87,17 @@ void linx_as_add_source(LinxAs *as, const char *name, const char *text, size_t l
 {
     AsFile *f;
 
-    if (len >= AS_MAX_SOURCE_BYTES) {
-        /* Line offsets are 32-bit. */
-        as_error_nopos(as, "bad input: '%s' is larger than %u bytes", name, AS_MAX_SOURCE_BYTES);
+    if (len > LINX_AS_MAX_SOURCE_BYTES) {
+        as_error_nopos(as, "bad input: '%s' is larger than %u MiB (the input size limit)", name,
+                       (unsigned)(LINX_AS_MAX_SOURCE_BYTES >> 20));
         return;
     }
+    if (len > LINX_AS_MAX_TOTAL_SOURCE_BYTES - as->source_bytes) {
+        as_error_nopos(as, "bad input: with '%s' the sources add up to more than %u MiB (the input size limit)",
+                       name, (unsigned)(LINX_AS_MAX_TOTAL_SOURCE_BYTES >> 20));
+        return;
+    }
+    as->source_bytes += len;
     as_grow((void **)&as->files, &as->files_cap, as->nfiles + 1, sizeof(AsFile));
     f = &as->files[as->nfiles++];
     memset(f, 0, sizeof(*f));
@@ -101,36 +107,69 @@ void linx_as_add_source(LinxAs *as, const char *name, const char *text, size_t l
     f->len = len;
 }
 
+int linx_as_read_stream(FILE *f, char **bufp, size_t *lenp)
+{
+    char *buf = NULL;
+    size_t len = 0, cap = 0, n;
+
+    *bufp = NULL;
+    *lenp = 0;
+    do {
+        if (len + 4096 > cap) {
+            char *nb;
+            cap = cap ? cap * 2 : 65536;
+            if (cap > LINX_AS_MAX_SOURCE_BYTES + 1) {
+                cap = LINX_AS_MAX_SOURCE_BYTES + 1;
+            }
+            nb = realloc(buf, cap + 1);
+            if (!nb) {
+                free(buf);
+                return ENOMEM;
+            }
+            buf = nb;
+        }
+        n = fread(buf + len, 1, cap - len, f);
+        len += n;
+        if (len > LINX_AS_MAX_SOURCE_BYTES) {
+            free(buf);
+            return EFBIG;
+        }
+    } while (n > 0);
+    if (ferror(f)) {
+        int e = errno ? errno : EIO;
+        free(buf);
+        return e;
+    }
+    buf[len] = '\0';
+    *bufp = buf;
+    *lenp = len;
+    return 0;
+}
+
+/* Message text for a linx_as_read_stream() failure. */
+const char *as_read_error(int e)
+{
+    return e == EFBIG ? "larger than 128 MiB (the input size limit)" : strerror(e);
+}
+
 bool linx_as_add_file(LinxAs *as, const char *path)
 {
     FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
+    char *buf;
+    size_t len;
+    int e;
 
     if (!f) {
         as_error_nopos(as, "cannot open '%s': %s", path, strerror(errno));
         return false;
     }
-    for (;;) {
-        size_t n;
-        if (len + 4096 > cap) {
-            cap = cap ? cap * 2 : 65536;
-            buf = as_xrealloc(buf, cap);
-        }
-        n = fread(buf + len, 1, cap - len, f);
-        len += n;
-        if (n == 0) {
-            break;
-        }
-    }
-    if (ferror(f)) {
-        as_error_nopos(as, "cannot read '%s': %s", path, strerror(errno));
-        fclose(f);
-        free(buf);
+    e = linx_as_read_stream(f, &buf, &len);
+    fclose(f);
+    if (e) {
+        as_error_nopos(as, "bad input: cannot read '%s': %s", path, as_read_error(e));
         return false;
     }
-    fclose(f);
-    linx_as_add_source(as, path, buf ? buf : "", len);
+    linx_as_add_source(as, path, buf, len);
     free(buf);
     return true;
 }

@@ -366,7 +366,10 @@ void dir_comm(LinxAs *as, AsStmt *st, int global)
         as_error(as, st, st->col, "immediate out of range: size must be >= 0 and alignment a power of two");
         return;
     }
-    bss = as_section_get(as, ".bss");
+    bss = as_section_get_at(as, st, ".bss");
+    if (bss < 0) {
+        return;
+    }
     as->cur_sec = bss;
     s = &as->secs[bss];
     s->explicit_use = true;

@@ -13,6 +13,7 @@
  * .cfi_*, .loc, ...) are accepted and ignored; an unknown directive is an
  * error ("bad directive").  docs/assembler.md lists them all.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -115,7 +116,10 @@ static void dir_simple_section(LinxAs *as, AsStmt *st, int arg)
     static const char *const names[] = { ".text", ".data", ".rodata", ".bss" };
 
     if (as->pass == 1 && dir_expect_end(as, st, st->args)) {
-        as_section_switch(as, as_section_get(as, names[arg]));
+        int sec = as_section_get_at(as, st, names[arg]);
+        if (sec >= 0) {
+            as_section_switch(as, sec);
+        }
     }
 }
 
@@ -209,7 +213,11 @@ static void dir_section(LinxAs *as, AsStmt *st, int push)
     }
     {
         bool existed = as_section_find(as, name) >= 0;
-        sec = as_section_get(as, name);
+        sec = as_section_get_at(as, st, name);
+        if (sec < 0) {
+            free(name);
+            return;
+        }
         if (!existed && have_flags) {
             as->secs[sec].flags = flags;
             if (!(flags & ELF_SHF_EXECINSTR)) {
@@ -497,21 +505,27 @@ static void dir_include(LinxAs *as, AsStmt *st, int arg)
     }
     free(name);
     {
-        /* linx_as_add_file reports failures without a position: give one. */
-        unsigned errs = as->errors;
         bool saved_comment = as->in_block_comment;
-        uint32_t line = st->line, col = st->col, file = st->file;
         FILE *f = fopen(path, "rb");
+        char *text;
+        size_t len;
+        int e;
         if (!f) {
-            as_error(as, st, col, "bad directive: cannot open include file '%s'", path);
+            as_error(as, st, st->col, "bad directive: cannot open include file '%s': %s", path,
+                     strerror(errno));
             free(path);
             return;
         }
+        e = linx_as_read_stream(f, &text, &len);
         fclose(f);
-        if (!linx_as_add_file(as, path) && as->errors == errs) {
-            AsStmt fake = { .file = file, .line = line };
-            as_error(as, &fake, col, "bad directive: cannot read include file '%s'", path);
+        if (e) {
+            as_error(as, st, st->col, "bad directive: cannot read include file '%s': %s", path,
+                     as_read_error(e));
+            free(path);
+            return;
         }
+        linx_as_add_source(as, path, text, len);
+        free(text);
         if (as->nfiles > nfiles_before) {
             /* Files added while assembling are lexed right away. */
             as->include_depth++;

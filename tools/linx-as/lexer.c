@@ -378,8 +378,13 @@ void as_lex_file(LinxAs *as, uint32_t fi)
     }
     as->in_block_comment = false;
     for (uint32_t l = 0; l < as->files[fi].nlines; l++) {
-        char *line = as->files[fi].work + as->files[fi].line_off[l];
-        char *nl = strchr(line, '\n');
+        AsFile *cf = &as->files[fi];
+        char *line = cf->work + cf->line_off[l];
+        size_t avail = cf->len - cf->line_off[l];
+        char *nl = memchr(line, '\n', avail);
+        size_t len = nl ? (size_t)(nl - line) : avail;
+        char *nul = memchr(line, '\0', len);
+
         if (nl) {
             *nl = '\0';
         }
@@ -388,6 +393,13 @@ void as_lex_file(LinxAs *as, uint32_t fi)
         }
         as->total_lines++;
         if (as_too_many_errors(as) || as->ended) {
+            continue;
+        }
+        if (nul) {
+            /* The rest of the line would be lost: GNU as reads on, we refuse. */
+            AsStmt at = { .file = fi, .line = l + 1 };
+            as_error(as, &at, (unsigned)(nul - line),
+                     "bad character: NUL byte in the line (text after it would be ignored)");
             continue;
         }
         as_macro_line(as, fi, l + 1, line); /* comments, macros, then statements */

@@ -73,6 +73,17 @@ void linx_as_add_source(LinxAs *as, const char *name, const char *text, size_t l
 /* Read and add a file; false (with a diagnostic) when it cannot be read. */
 bool linx_as_add_file(LinxAs *as, const char *path);
 
+/* Largest source file read (bytes), and all sources together (includes
+ * counted): larger inputs, e.g. '.include "/dev/zero"', are refused with a
+ * message instead of growing without bound. */
+#define LINX_AS_MAX_SOURCE_BYTES (UINT64_C(128) << 20)
+#define LINX_AS_MAX_TOTAL_SOURCE_BYTES (UINT64_C(512) << 20)
+
+/* Read all of @f into a malloc'ed, NUL-terminated buffer.  0 on success,
+ * else an errno value: EFBIG when @f holds more than
+ * LINX_AS_MAX_SOURCE_BYTES (reading stops there), ENOMEM. */
+int linx_as_read_stream(FILE *f, char **buf, size_t *len);
+
 /* Run both passes.  False when any error was reported. */
 bool linx_as_assemble(LinxAs *as);
 

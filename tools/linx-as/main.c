@@ -117,35 +117,24 @@ static char *read_input(const char *path, size_t *lenp)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     char *buf = NULL;
-    size_t len = 0, cap = 0, n;
+    int e;
 
     if (!f) {
         fprintf(stderr, "linx-as: cannot open '%s': %s\n", path, strerror(errno));
         return NULL;
     }
-    do {
-        if (len + 4096 > cap) {
-            cap = cap ? cap * 2 : 65536;
-            buf = realloc(buf, cap);
-            if (!buf) {
-                fprintf(stderr, "linx-as: out of memory\n");
-                exit(EXIT_USAGE);
-            }
-        }
-        n = fread(buf + len, 1, cap - len, f);
-        len += n;
-    } while (n > 0);
-    if (ferror(f)) {
-        fprintf(stderr, "linx-as: cannot read '%s': %s\n", path, strerror(errno));
-        free(buf);
-        buf = NULL;
-    } else {
-        buf[len] = '\0';
+    e = linx_as_read_stream(f, &buf, lenp);
+    if (e == ENOMEM) {
+        fprintf(stderr, "linx-as: out of memory\n");
+        exit(EXIT_USAGE);
+    }
+    if (e) {
+        fprintf(stderr, "linx-as: cannot read '%s': %s\n", path,
+                e == EFBIG ? "larger than 128 MiB (the input size limit)" : strerror(e));
     }
     if (f != stdin) {
         fclose(f);
     }
-    *lenp = len;
     return buf;
 }
 

@@ -67,6 +67,9 @@ int as_section_get(LinxAs *as, const char *name)
     if (i >= 0) {
         return i;
     }
+    if (as->nsecs >= AS_MAX_SECTIONS) {
+        return -1;
+    }
     as_grow((void **)&as->secs, &cap, (uint32_t)as->nsecs + 1, sizeof(AsSection));
     as->secs_cap = (int)cap;
     i = as->nsecs++;
@@ -74,6 +77,17 @@ int as_section_get(LinxAs *as, const char *name)
     as->secs[i].name = as_xstrndup(name, strlen(name));
     default_attrs(&as->secs[i]);
     return i;
+}
+
+int as_section_get_at(LinxAs *as, AsStmt *st, const char *name)
+{
+    int sec = as_section_get(as, name);
+
+    if (sec < 0) {
+        as_error(as, st, st->col, "bad directive: too many sections: '%s' would be number %d, at most %d",
+                 name, as->nsecs + 1, AS_MAX_SECTIONS);
+    }
+    return sec;
 }
 
 void as_section_switch(LinxAs *as, int sec)

@@ -86,46 +86,120 @@ uint32_t as_sym_intern(LinxAs *as, const char *name, size_t len)
     return as->nsyms++;
 }
 
+/* Evaluate pending .equ @idx once, where it was written ('.' means its
+ * location).  Pending symbols it names are not evaluated (as->equ_defer):
+ * the first one is left in as->equ_missing. */
+static bool equ_eval_once(LinxAs *as, uint32_t idx, AsValue *v, bool *symbolic, char *err,
+                          size_t errlen)
+{
+    const AsSymbol *s = &as->syms[idx];
+    const char *p = s->equ_expr;
+    uint32_t saved_stmt = as->cur_stmt;
+    int saved_sec = as->cur_sec;
+    uint64_t saved_lc = saved_sec >= 0 ? as->secs[saved_sec].lc : 0;
+    const AsStmt *st = &as->stmts[s->equ_stmt];
+    bool ok;
+
+    as->cur_stmt = s->equ_stmt;
+    as->cur_sec = st->sec;
+    as->secs[st->sec].lc = st->off;
+    as->equ_missing = 0;
+    *symbolic = false;
+    ok = as_expr_sym(as, &p, v, symbolic, err, errlen);
+    as->cur_stmt = saved_stmt;
+    as->cur_sec = saved_sec;
+    if (saved_sec >= 0) {
+        as->secs[saved_sec].lc = saved_lc;
+    }
+    return ok;
+}
+
+/*
+ * Resolve pending .equ @top without recursion: a stack of the symbols
+ * being evaluated (state BUSY).  The top one is evaluated; when it names a
+ * pending symbol that one is pushed and the top is evaluated again once it
+ * is done.  A chain of N .equ costs about 2N evaluations and no C stack
+ * (a 20,000-link chain used to overflow it); naming a BUSY symbol is a
+ * cycle.  Symbols that stay unknown are marked with this round's number
+ * so that the others do not push them again.
+ */
+static bool equ_resolve(LinxAs *as, uint32_t top, char *err, size_t errlen)
+{
+    uint32_t *stack = NULL, n = 0, cap = 0;
+    uint32_t gen = ++as->equ_gen;
+    bool ok = true;
+
+    as->equ_defer = true;
+    as_grow((void **)&stack, &cap, 1, sizeof(uint32_t));
+    stack[n++] = top;
+    as->syms[top].equ_state = AS_EQU_BUSY;
+    while (n > 0) {
+        uint32_t t = stack[n - 1];
+        AsValue v;
+        bool symbolic;
+        AsSymbol *s;
+
+        if (!equ_eval_once(as, t, &v, &symbolic, err, errlen)) {
+            ok = false;
+            break;
+        }
+        if (as->equ_missing) {
+            uint32_t u = as->equ_missing - 1;
+            as_grow((void **)&stack, &cap, n + 1, sizeof(uint32_t));
+            stack[n++] = u;
+            as->syms[u].equ_state = AS_EQU_BUSY;
+            continue;
+        }
+        s = &as->syms[t];
+        s->is_address = symbolic;
+        if (v.known) {
+            s->equ_state = AS_EQU_NONE;
+            s->sec = v.sec;
+            s->value = v.v;
+        } else {
+            s->equ_state = AS_EQU_PENDING;
+            s->equ_gen = gen;
+        }
+        n--;
+    }
+    /* On an error the symbols still on the stack stay pending. */
+    for (uint32_t i = 0; i < n; i++) {
+        as->syms[stack[i]].equ_state = AS_EQU_PENDING;
+    }
+    free(stack);
+    as->equ_defer = false;
+    return ok;
+}
+
 bool as_sym_value(LinxAs *as, AsSymbol *s, AsValue *out, char *err, size_t errlen)
 {
+    uint32_t idx = (uint32_t)(s - as->syms);
+
     if (s->equ_state == AS_EQU_BUSY) {
         snprintf(err, errlen, "bad expression: circular definition: '%s' depends on itself", s->name);
         return false;
     }
-    if (s->equ_state == AS_EQU_PENDING) {
-        const char *p = s->equ_expr;
-        uint32_t idx = (uint32_t)(s - as->syms);
-        uint32_t saved_stmt = as->cur_stmt;
-        int saved_sec = as->cur_sec;
-        uint64_t saved_lc = saved_sec >= 0 ? as->secs[saved_sec].lc : 0;
-        const AsStmt *st = &as->stmts[s->equ_stmt];
-        AsValue v;
-        bool ok, symbolic = false;
-
-        /* Evaluate where the .equ was written: '.' means its location. */
-        s->equ_state = AS_EQU_BUSY;
-        as->cur_stmt = s->equ_stmt;
-        as->cur_sec = st->sec;
-        as->secs[st->sec].lc = st->off;
-        ok = as_expr_sym(as, &p, &v, &symbolic, err, errlen);
-        as->cur_stmt = saved_stmt;
-        as->cur_sec = saved_sec;
-        if (saved_sec >= 0) {
-            as->secs[saved_sec].lc = saved_lc;
+    if (s->equ_state == AS_EQU_PENDING && as->equ_defer) {
+        /* Inside equ_resolve: report the dependency instead of recursing. */
+        if (s->equ_gen != as->equ_gen && !as->equ_missing) {
+            as->equ_missing = idx + 1;
         }
-        s = &as->syms[idx];
-        s->equ_state = AS_EQU_PENDING;
-        s->is_address = symbolic;
-        if (!ok) {
+        out->known = false;
+        out->v = 0;
+        out->sec = AS_SEC_ABS;
+        return true;
+    }
+    if (s->equ_state == AS_EQU_PENDING) {
+        if (!equ_resolve(as, idx, err, errlen)) {
             return false;
         }
-        if (!v.known) {
-            *out = v;
+        s = &as->syms[idx];
+        if (s->equ_state == AS_EQU_PENDING) {
+            out->known = false;
+            out->v = 0;
+            out->sec = AS_SEC_ABS;
             return true;
         }
-        s->equ_state = AS_EQU_NONE;
-        s->sec = v.sec;
-        s->value = v.v;
     }
     if (!s->defined) {
         out->known = false;
