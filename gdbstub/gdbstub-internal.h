@@ -203,6 +203,9 @@ struct GdbStub {
 GdbStub *gdb_stub_new_connected(int fd, const GdbStubConfig *cfg);
 /* Accept a debugger on the listening socket (waiting for one when
  * @block); true when one is connected afterwards. */
+/* While a debugger is attached: accept a pending second connection, send
+ * it an error packet saying why, close it (server.c). */
+void gdb_refuse_extra(GdbStub *s);
 bool gdb_accept(GdbStub *s, bool block);
 /* poll() says @fd has input (or hung up). */
 bool gdb_fd_readable(int fd);

@@ -238,8 +238,11 @@ static int run_guest(GdbStub *s, CPULinxState *env, GdbStop *stop, bool *have_st
                 *have_stop = true;
                 return r;
             }
-            if (n % GDB_POLL_STEPS == 0 && gdb_fd_readable(s->conn_fd)) {
-                return EXCP_INTERRUPT; /* look at what gdb sent */
+            if (n % GDB_POLL_STEPS == 0) {
+                gdb_refuse_extra(s); /* a second debugger */
+                if (gdb_fd_readable(s->conn_fd)) {
+                    return EXCP_INTERRUPT; /* look at what gdb sent */
+                }
             }
         }
     }

@@ -26,6 +26,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -44,6 +45,9 @@
 /* Consecutive '-' answered by resending before we give up on a packet. */
 #define MAX_RESENDS 16
 #define DEV_NULL "/dev/null"
+/* A refused debugger's first packets are read for at most this long. */
+#define REFUSAL_DRAIN_MS 100
+#define REFUSAL_DRAIN_POLLS 4
 
 /* ---- Options ---- */
 
@@ -422,6 +426,55 @@ bool gdb_accept(GdbStub *s, bool block)
     return true;
 }
 
+/* The message a second debugger gets (an RSP error packet with text, as
+ * gdb prints it, then the connection closes). */
+#define GDB_REFUSAL "E.linxemu: another debugger is already attached to this stub; " \
+                    "detach it first (one connection at a time)"
+
+void gdb_refuse_extra(GdbStub *s)
+{
+    struct pollfd p;
+    GString *pkt;
+    char buf[512];
+    bool asked = false;
+    int fd;
+
+    if (s->listen_fd < 0 || s->conn_fd < 0 || !gdb_fd_readable(s->listen_fd)) {
+        return;
+    }
+    fd = accept4(s->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+    if (fd < 0) {
+        return;
+    }
+    /* gdb opens with "+$qSupported:...": answer that packet (ack, then
+     * an error with the reason, which gdb prints); a client that says
+     * nothing gets the error right away. */
+    p.fd = fd;
+    p.events = POLLIN;
+    for (int i = 0; i < REFUSAL_DRAIN_POLLS && !asked && poll(&p, 1, REFUSAL_DRAIN_MS) == 1; i++) {
+        ssize_t n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+        if (n <= 0) {
+            break;
+        }
+        asked = memchr(buf, '#', (size_t)n) != NULL;
+    }
+    pkt = g_string_new(asked ? "+" : "");
+    gdb_frame_text(pkt, GDB_REFUSAL, strlen(GDB_REFUSAL));
+    (void)!send(fd, pkt->str, pkt->len, MSG_NOSIGNAL | MSG_DONTWAIT);
+    g_string_free(pkt, TRUE);
+    /* End our side after the packet, then take what else the debugger
+     * sends before closing: closing with unread data would reset the
+     * connection and lose the message on its side. */
+    shutdown(fd, SHUT_WR);
+    for (int i = 0; i < REFUSAL_DRAIN_POLLS && poll(&p, 1, REFUSAL_DRAIN_MS) == 1; i++) {
+        if (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) <= 0) {
+            break;
+        }
+    }
+    close(fd);
+    fprintf(stderr, "gdbstub: refused a second debugger connection (one is attached)\n");
+}
+
 void gdb_disconnect(GdbStub *s)
 {
     if (s->conn_fd >= 0) {
@@ -506,6 +559,20 @@ int gdb_read_input(GdbStub *s, bool block)
     if (s->conn_fd < 0 || (!block && !gdb_fd_readable(s->conn_fd))) {
         return s->conn_fd < 0 ? 0 : -1;
     }
+    while (block && s->listen_fd >= 0) {
+        /* Wait for gdb, turning away other debuggers meanwhile. */
+        struct pollfd p[2] = { { .fd = s->conn_fd, .events = POLLIN },
+                               { .fd = s->listen_fd, .events = POLLIN } };
+        if (poll(p, 2, -1) < 0 && errno != EINTR) {
+            break;
+        }
+        if (p[1].revents) {
+            gdb_refuse_extra(s);
+        }
+        if (p[0].revents) {
+            break;
+        }
+    }
     do {
         n = read(s->conn_fd, s->in, sizeof(s->in));
     } while (n < 0 && errno == EINTR);
@@ -586,12 +653,26 @@ static void *monitor_main(void *opaque)
             continue;
         }
         /* ARMED */
-        struct pollfd p[2] = { { .fd = s->wake[0], .events = POLLIN },
-                               { .fd = s->mon_fd, .events = POLLIN } };
+        /* While a debugger is attached (mon_fd is its connection) the
+         * listening socket is watched too: other debuggers are turned
+         * away at once, without stopping the guest. */
+        bool extra = s->mon_fd >= 0 && s->mon_fd != s->listen_fd && s->listen_fd >= 0;
+        struct pollfd p[3] = { { .fd = s->wake[0], .events = POLLIN },
+                               { .fd = s->mon_fd, .events = POLLIN },
+                               { .fd = extra ? s->listen_fd : -1, .events = POLLIN } };
         pthread_mutex_unlock(&s->mon_lock);
-        int n = poll(p, s->mon_fd >= 0 ? 2 : 1, -1);
+        int n = poll(p, s->mon_fd >= 0 ? 3 : 1, -1);
         if (n > 0 && p[0].revents) {
             while (read(s->wake[0], drain, sizeof(drain)) > 0) {
+            }
+        }
+        if (n > 0 && extra && p[2].revents) {
+            /* The CPU thread does not touch the sockets while we are
+             * armed (it waits in gdb_monitor_disarm). */
+            gdb_refuse_extra(s);
+            if (!(p[1].revents)) {
+                pthread_mutex_lock(&s->mon_lock);
+                continue; /* still ARMED (or told otherwise meanwhile) */
             }
         }
         pthread_mutex_lock(&s->mon_lock);

@@ -112,6 +112,10 @@ int linux_cpu_loop(LinuxProcess *p, CPULinxState *env)
             /* EXCP_INTERRUPT, EXCP_DEBUG: nothing to do, go on. */
             break;
         }
+        if (!p->exited && p->external_stop &&
+            __atomic_load_n(p->external_stop, __ATOMIC_ACQUIRE)) {
+            break; /* the caller reports why (-timeout, SIGTERM) */
+        }
     }
     return p->exit_status;
 }

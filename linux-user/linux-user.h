@@ -229,6 +229,9 @@ typedef struct LinuxProcess {
     /* The gdb stub that runs the CPU (-g PORT; NULL: none).  The run loop
      * calls gdb_stub_cpu_exec() instead of cpu_exec() (gdbstub/gdbstub.h). */
     struct GdbStub *gdb;
+    /* Non-zero (read atomically) when the run must end from outside
+     * (-timeout, SIGINT, SIGTERM: tcg/exec-stop.h); NULL: none. */
+    const int *external_stop;
     uint64_t syscall_count;
 } LinuxProcess;
 

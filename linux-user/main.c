@@ -24,11 +24,13 @@
 
 #include "gdbstub/gdbstub.h"
 #include "linux-user.h"
+#include "tcg/exec-stop.h"
 #include "tcg/exec.h"
 
 #define LINX_USER_VERSION "linx-user (linxemu) " LINX_VERSION ", LinxISA v0.4"
 #define EXIT_START_FAILED 1
 #define EXIT_USAGE 2
+#define EXIT_TIMEOUT 124 /* as timeout(1) */
 #define MAX_ENV_EDITS 256
 #define MAX_HOST_FDS 1024
 
@@ -107,7 +109,7 @@ static void usage(FILE *f, const LinxOptGroup *groups, unsigned n)
     fprintf(f, "  %-22s-trace-commit\n\n", "LINX_COMMIT_TRACE");
     fprintf(f, ""
                "Exit status: the program's, 128+N if signal N killed it, 1 if it could\n"
-               "not be started, 2 for a bad command line.\n");
+               "not be started, 2 for a bad command line, 124 when -timeout stopped it.\n");
 }
 
 static bool parse_size(const char *s, uint64_t *out)
@@ -364,6 +366,17 @@ int main(int argc, char **argv)
      * death of the emulator (syscall-file.c). */
     signal(SIGPIPE, SIG_IGN);
 
+    /* -timeout, and SIGINT/SIGTERM when there is a log or a trace to
+     * flush: the stop watcher (before any other thread starts). */
+    LinxStopWatch *stop = NULL;
+    if (ua.exec.timeout_ms || ua.exec.log_path || ua.exec.trace_commit_path) {
+        stop = linx_stop_watch_new(ua.exec.timeout_ms, err, sizeof(err));
+        if (!stop) {
+            fprintf(stderr, "linx-user: %s\n", err);
+            return EXIT_START_FAILED;
+        }
+    }
+
     unsigned nbefore = list_fds(before, MAX_HOST_FDS);
     LinxExecContext *ec = linx_exec_new(&ua.exec, err, sizeof(err));
     if (!ec) {
@@ -434,7 +447,26 @@ int main(int argc, char **argv)
             free(auxv);
         }
         p->gdb = gdb;
+        if (stop) {
+            linx_exec_set_exit_check(ec, true); /* chained code sees the request */
+            linx_stop_watch_arm(stop, &env->exit_request);
+            p->external_stop = linx_stop_watch_flag(stop);
+        }
         status = linux_cpu_loop(p, env);
+        if (!p->exited && linx_stop_watch_reason(stop) == LINX_STOP_TIMEOUT) {
+            unsigned long ms = linx_stop_watch_timeout_ms(stop);
+            fprintf(stderr,
+                    "linx-user: timeout: the program ran longer than %lu.%03lu s (-timeout); "
+                    "stopped at pc 0x%llx after %llu instructions\n",
+                    ms / 1000, ms % 1000, (unsigned long long)env->pc,
+                    (unsigned long long)env->insn_count);
+            status = EXIT_TIMEOUT;
+        } else if (!p->exited && linx_stop_watch_reason(stop) == LINX_STOP_SIGNAL) {
+            int sig = linx_stop_watch_signal(stop);
+            fprintf(stderr, "linx-user: stopped by %s at pc 0x%llx; logs and trace flushed\n",
+                    sig == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)env->pc);
+            status = 128 + sig;
+        }
         gdb_stub_report_exit(gdb, status, p->term_signal);
         linx_exec_detach_cpu(ec, env);
     }
@@ -445,5 +477,6 @@ int main(int argc, char **argv)
     free(envp);
     free(env);
     free_args(&ua);
+    linx_stop_watch_finish(stop); /* dies of SIGINT/SIGTERM if one stopped it */
     return status;
 }

@@ -1,9 +1,10 @@
 /*
  * Engine command-line options: defaults (LINX_COMMIT_TRACE), the option
- * table -accel, -one-insn-per-tb (QEMU's old -singlestep), -d, -D and
- * -trace-commit for the front-end programs (linx-user, the virt machine,
+ * table -accel, -one-insn-per-tb (QEMU's old -singlestep), -d, -D,
+ * -trace-commit and -timeout for the front-end programs (linx-user, the virt machine,
  * test runners), and their help text.  See exec.h.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,7 +18,10 @@ enum {
     OPT_LOG,
     OPT_LOG_FILE,
     OPT_TRACE_COMMIT,
+    OPT_TIMEOUT,
 };
+
+#define LINX_MAX_TIMEOUT_S (366 * 24 * 3600)
 
 static const LinxOpt exec_opts[] = {
     { "accel", 0, "jit|interp", "run translated code as host code or interpret the IR", OPT_ACCEL },
@@ -28,6 +32,9 @@ static const LinxOpt exec_opts[] = {
     { "trace-commit", 0, "FILE",
       "commit trace, one JSON object per retired instruction\n(also LINX_COMMIT_TRACE=FILE)",
       OPT_TRACE_COMMIT },
+    { "timeout", 0, "SECONDS",
+      "stop the program after SECONDS of wall-clock time\n(exit status 124; SIGINT/SIGTERM "
+      "also stop it cleanly)", OPT_TIMEOUT },
     { NULL },
 };
 
@@ -70,6 +77,23 @@ static int exec_opt(void *opaque, int id, const char *val, char *err, size_t err
     case OPT_LOG_FILE:
         opts->log_path = val;
         return 0;
+    case OPT_TIMEOUT: {
+        char *end;
+        double sec;
+        errno = 0;
+        sec = strtod(val, &end);
+        if (errno || end == val || *end || !(sec > 0) || sec > LINX_MAX_TIMEOUT_S) {
+            snprintf(err, errlen,
+                     "-timeout: '%s' is not a number of seconds (more than 0, at most %d)", val,
+                     LINX_MAX_TIMEOUT_S);
+            return -1;
+        }
+        opts->timeout_ms = (unsigned long)(sec * 1000.0 + 0.5);
+        if (!opts->timeout_ms) {
+            opts->timeout_ms = 1;
+        }
+        return 0;
+    }
     default:
         opts->trace_commit_path = val;
         return 0;

@@ -93,6 +93,7 @@ typedef struct LinxExecOptions {
     FILE *log_file;      /* -D as a stream (default stderr); not closed */
     const char *log_path; /* -D as a path (opened by linx_exec_new) */
     const char *trace_commit_path; /* -trace-commit / LINX_COMMIT_TRACE */
+    unsigned long timeout_ms; /* -timeout: wall-clock limit, 0 = none (exec-stop.h) */
     size_t code_buffer_size; /* 0 = default */
     bool no_optimize;    /* run TBs as translated (optimiser differential tests) */
     size_t max_tb_memory; /* TB + IR arena bytes before a flush; 0 = default */
@@ -110,7 +111,7 @@ void linx_exec_options_init(LinxExecOptions *opts);
 
 /* The engine options as a table for util/options.h:
  *   -accel jit|interp   -one-insn-per-tb (-singlestep)   -d ITEMS   -D FILE
- *   -trace-commit FILE
+ *   -trace-commit FILE  -timeout SECONDS
  * The group's handler writes @opts; "-d help" prints the items and stops. */
 LinxOptGroup linx_exec_option_group(LinxExecOptions *opts);
 

@@ -11,17 +11,20 @@
  * are accepted so existing LinxISA scripts run unchanged.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gdbstub/gdbstub.h"
 #include "hw/linx/virt.h"
+#include "tcg/exec-stop.h"
 #include "tcg/exec.h"
 
 #define LINX_SYSTEM_VERSION "linx-system (linxemu) " LINX_VERSION ", LinxISA v0.4, machine virt"
 #define EXIT_START_FAILED 1
 #define EXIT_USAGE 2
+#define EXIT_TIMEOUT 124 /* as timeout(1) */
 #define MIB_SHIFT 20
 
 /* QEMU's -m: a bare number is MiB. */
@@ -182,7 +185,7 @@ static void usage(FILE *f, const LinxOptGroup *groups, unsigned n)
     fprintf(f, "\nDevices: UART data 0x10000000, EXIT 0x10000004 (a store ends the run with\n"
                "that status), test finisher 0x10009000 (0x5555 pass, 0x3333 fail).\n"
                "Exit status: the program's, 1 on an unhandled trap or a load error, 2 for a\n"
-               "bad command line.\n");
+               "bad command line, 124 when -timeout stopped it.\n");
 }
 
 int main(int argc, char **argv)
@@ -231,6 +234,17 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
 
+    /* -timeout, and SIGINT/SIGTERM when there is a log or a trace to
+     * flush: the stop watcher (before any other thread starts). */
+    LinxStopWatch *stop = NULL;
+    if (sa.exec.timeout_ms || sa.exec.log_path || sa.exec.trace_commit_path) {
+        stop = linx_stop_watch_new(sa.exec.timeout_ms, err, sizeof(err));
+        if (!stop) {
+            fprintf(stderr, "linx-system: %s\n", err);
+            return EXIT_START_FAILED;
+        }
+    }
+
     LinxVirtMachine *m = linx_virt_new(sa.ram_size, err, sizeof(err));
     if (!m) {
         fprintf(stderr, "linx-system: %s\n", err);
@@ -276,7 +290,27 @@ int main(int argc, char **argv)
         return EXIT_START_FAILED;
     }
     linx_exec_attach_cpu(ec, env);
+    if (stop) {
+        linx_exec_set_exit_check(ec, true); /* chained code sees the request */
+        linx_stop_watch_arm(stop, &env->exit_request);
+        m->external_stop = linx_stop_watch_flag(stop);
+    }
     status = linx_virt_run(m, env);
+    int stop_sig = 0;
+    if (m->stop == VIRT_STOP_EXTERNAL && linx_stop_watch_reason(stop) == LINX_STOP_TIMEOUT) {
+        unsigned long ms = linx_stop_watch_timeout_ms(stop);
+        fprintf(stderr,
+                "linx-system: timeout: the program ran longer than %lu.%03lu s (-timeout); "
+                "stopped at pc 0x%llx after %llu instructions\n",
+                ms / 1000, ms % 1000, (unsigned long long)env->pc,
+                (unsigned long long)env->insn_count);
+        status = EXIT_TIMEOUT;
+    } else if (m->stop == VIRT_STOP_EXTERNAL) {
+        stop_sig = linx_stop_watch_signal(stop);
+        fprintf(stderr, "linx-system: stopped by %s at pc 0x%llx; logs and trace flushed\n",
+                stop_sig == SIGINT ? "SIGINT" : "SIGTERM", (unsigned long long)env->pc);
+        status = 128 + stop_sig;
+    }
     gdb_stub_report_exit(m->gdb, status, 0);
     gdb_stub_free(m->gdb);
     m->gdb = NULL;
@@ -284,5 +318,6 @@ int main(int argc, char **argv)
     linx_exec_free(ec);
     linx_virt_free(m);
     free(env);
+    linx_stop_watch_finish(stop); /* dies of SIGINT/SIGTERM if one stopped it */
     return status;
 }

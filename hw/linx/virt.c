@@ -273,6 +273,10 @@ int linx_virt_run(LinxVirtMachine *m, CPULinxState *env)
         if (m->stop != VIRT_RUNNING) {
             break;
         }
+        if (m->external_stop && __atomic_load_n(m->external_stop, __ATOMIC_ACQUIRE)) {
+            linx_virt_request_stop(m, VIRT_STOP_EXTERNAL, VIRT_EXIT_TRAP);
+            break;
+        }
         switch (r) {
         case EXCP_TRAP:
             report_trap(m, env);

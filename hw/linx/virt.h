@@ -93,6 +93,7 @@ typedef enum LinxVirtStop {
     VIRT_STOP_FINISHER, /* test finisher */
     VIRT_STOP_TRAP,     /* unhandled trap */
     VIRT_STOP_ERROR,    /* the CPU could not run */
+    VIRT_STOP_EXTERNAL, /* *external_stop became non-zero (timeout, SIGTERM) */
 } LinxVirtStop;
 
 struct LinxBuffers;
@@ -117,6 +118,10 @@ typedef struct LinxVirtMachine {
     /* The gdb stub that runs the CPU (-s/-gdb; NULL: none): the run loop
      * calls gdb_stub_cpu_exec() instead of cpu_exec() (gdbstub/gdbstub.h). */
     struct GdbStub *gdb;
+    /* Non-zero (read atomically) when the run must end from outside: the
+     * -timeout / SIGINT / SIGTERM watcher's flag (tcg/exec-stop.h); it
+     * also sets env->exit_request.  NULL: none. */
+    const int *external_stop;
     /* Tile/kernel block engine behind the machine's hook: the tile
      * engine (hw/linx/tile-engine.h) by default; NULL makes tile and
      * kernel headers raise ILLEGAL_INST.  The opaque state is owned by

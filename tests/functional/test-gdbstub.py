@@ -706,8 +706,63 @@ def test_options():
           p.stdout)
 
 
-for t in (test_options, test_linx_description, test_session_user, test_ctrl_c_and_kill, test_detach_and_close,
-          test_traps, test_system):
+def refused(port, what):
+    """A second debugger connects: it gets an error packet saying why and
+    the connection closes (it hung before, waiting for an accept)."""
+    g2 = Gdb(port)
+    try:
+        r = g2.recv()
+    except (EOFError, TimeoutError) as e:
+        check(what, False, "no refusal packet: %s" % e)
+        return
+    check(what, r.startswith(b"E.") and b"already attached" in r, r)
+    try:
+        g2._fill()
+        closed = False
+    except EOFError:
+        closed = True
+    except TimeoutError:
+        closed = False
+    check(what + ": connection closed", closed, "")
+    g2.close()
+
+
+def test_second_connection():
+    # linx-user: while the first debugger holds the guest stopped ...
+    p, port = start([LINX_USER, "-g", "0", spin_elf])
+    g = Gdb(port)
+    g.no_ack()
+    check("first debugger attached", g.cmd("?").startswith(b"T05"), "")
+    refused(port, "user: second connection while stopped")
+    # ... the first one goes on working; and while the guest runs.
+    check("first debugger still served", g.cmd("?").startswith(b"T05"), "")
+    g.send("c")
+    time.sleep(0.2)
+    refused(port, "user: second connection while running")
+    g.raw(b"\x03")
+    r = g.recv()
+    check("Ctrl-C after the refusal", r.startswith(b"T02") and le64(g.cmd("pb")) > 0, r)
+    g.send("k")
+    rc, out, err = finish(p)
+    check("user: kill after refusals", rc == 137, (rc, err))
+    check("user: refusal logged", b"refused a second debugger" in err, err)
+    g.close()
+
+    # linx-system -s -S: the same.
+    p, port = start([LINX_SYSTEM, "-gdb", "tcp::0", "-S", "-kernel", hello_elf])
+    g = Gdb(port)
+    g.no_ack()
+    check("system: first debugger attached", g.cmd("?").startswith(b"T05"), "")
+    refused(port, "system: second connection while stopped")
+    r = g.cmd("c")
+    check("system: first debugger runs the program", r == b"W00", r)
+    rc, out, err = finish(p)
+    check("system: exit after refusal", rc == 0 and b"hello" in out, (rc, out, err))
+    g.close()
+
+
+for t in (test_options, test_linx_description, test_session_user, test_ctrl_c_and_kill,
+          test_detach_and_close, test_traps, test_system, test_second_connection):
     try:
         t()
     except Exception as e:  # a hang or a crash of the stub shows up here
