@@ -15,28 +15,27 @@
  * Built two ways:
  *  - with clang -fsanitize=fuzzer (tests/fuzz/run.sh): libFuzzer calls
  *    LLVMFuzzerTestOneInput;
- *  - as a normal program (meson test "fuzz-decode", every compiler): main()
- *    feeds a few hundred thousand generated inputs (random words, valid
- *    encodings of random forms, truncated buffers, mutated disassembly).
+ *  - as a normal program (meson test "fuzz-decode", every compiler, with
+ *    fuzz-main.c): fuzz_generated() feeds a few hundred thousand generated
+ *    inputs (random words, valid encodings of random forms, truncated
+ *    buffers, mutated disassembly); the committed corpus is replayed.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz-target.h"
 #include "target/linx/asm-insn.h"
 #include "target/linx/disas.h"
 
+const char fuzz_target_name[] = "fuzz-decode";
+
 #define FUZZ_MAX_TEXT 512
 
-static void fuzz_fail(const char *what, const uint8_t *data, size_t size, const char *detail)
+static void decode_fail(const char *what, const uint8_t *data, size_t size, const char *detail)
 {
-    fprintf(stderr, "fuzz-decode: %s\n  input (%zu bytes):", what, size);
-    for (size_t i = 0; i < size && i < 32; i++) {
-        fprintf(stderr, " %02x", data[i]);
-    }
-    fprintf(stderr, "\n  %s\n", detail);
-    abort();
+    fuzz_fail(data, size, "%s\n  %s", what, detail);
 }
 
 static void check_bytes(const uint8_t *data, size_t size)
@@ -52,13 +51,13 @@ static void check_bytes(const uint8_t *data, size_t size)
 
         if (st == LINX_DECODE_TRUNCATED) {
             if (insn.len <= size - off) {
-                fuzz_fail("truncated status with enough bytes", data, size, "");
+                decode_fail("truncated status with enough bytes", data, size, "");
             }
             linx_disas_bytes(data + off, size - off, off, NULL, text, sizeof(text), &used);
             break;
         }
         if (insn.len == 0 || insn.len > size - off || insn.len > 8) {
-            fuzz_fail("bad instruction length", data, size, "");
+            decode_fail("bad instruction length", data, size, "");
         }
         linx_disas_insn(&insn, 0x10000 + off, &legacy, text, sizeof(text));
         linx_disas_insn(&insn, 0x10000 + off, NULL, text, sizeof(text));
@@ -68,11 +67,11 @@ static void check_bytes(const uint8_t *data, size_t size)
         if (!linx_asm_insn(text, &env, &r, &e)) {
             snprintf(detail, sizeof(detail), "'%s' does not assemble: col %u: %s", text, e.col,
                      e.msg);
-            fuzz_fail("disassembly does not assemble", data + off, insn.len, detail);
+            decode_fail("disassembly does not assemble", data + off, insn.len, detail);
         }
         if (r.len != insn.len || memcmp(r.bytes, data + off, r.len) != 0) {
             snprintf(detail, sizeof(detail), "'%s' assembles to other bytes", text);
-            fuzz_fail("round trip changed the bytes", data + off, insn.len, detail);
+            decode_fail("round trip changed the bytes", data + off, insn.len, detail);
         }
         off += insn.len;
     }
@@ -99,7 +98,7 @@ static void check_text(const uint8_t *data, size_t size)
     env.flags = 0;
     if (!linx_asm_insn(text, &env, &r, &e)) {
         if (e.col > n || !e.msg[0]) {
-            fuzz_fail("error without message or column past the text", data, size, e.msg);
+            decode_fail("error without message or column past the text", data, size, e.msg);
         }
         return;
     }
@@ -117,11 +116,16 @@ static void check_text(const uint8_t *data, size_t size)
     if (!linx_asm_insn(again, &env, &r2, &e) || r2.len != r.len ||
         memcmp(r2.bytes, r.bytes, r.len) != 0) {
         snprintf(detail, sizeof(detail), "'%s' -> '%s' does not reassemble the same", text, again);
-        fuzz_fail("text round trip", data, size, detail);
+        decode_fail("text round trip", data, size, detail);
     }
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    return 0;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -131,8 +135,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 
 #ifndef LINX_FUZZ_LIBFUZZER
-
-#define DEFAULT_ITERATIONS 300000
 
 static uint64_t rng_state = 0x853c49e6748fea9bull;
 
@@ -170,16 +172,11 @@ static size_t valid_encoding(uint8_t *buf)
     return fi->length;
 }
 
-int main(int argc, char **argv)
+long fuzz_generated(long iterations)
 {
-    long iterations = argc > 1 ? strtol(argv[1], NULL, 0) : DEFAULT_ITERATIONS;
     uint8_t buf[64];
     char text[LINX_DISAS_MAX];
 
-    if (iterations <= 0) {
-        fprintf(stderr, "usage: fuzz-decode [ITERATIONS]\n");
-        return 2;
-    }
     for (long it = 0; it < iterations; it++) {
         size_t n = 0;
         switch (it % 4) {
@@ -217,8 +214,7 @@ int main(int argc, char **argv)
             LLVMFuzzerTestOneInput(buf, n);
         }
     }
-    printf("fuzz-decode: %ld inputs, no invariant broken\n", iterations);
-    return 0;
+    return iterations;
 }
 
 #endif /* LINX_FUZZ_LIBFUZZER */

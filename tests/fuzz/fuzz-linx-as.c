@@ -12,32 +12,30 @@
  * Built two ways, like fuzz-decode.c:
  *  - with clang -fsanitize=fuzzer and -DLINX_FUZZ_LIBFUZZER (libFuzzer
  *    calls LLVMFuzzerTestOneInput);
- *  - as a normal program (meson test "fuzz-linx-as"): main() feeds
- *    generated inputs: mutations (byte flips, line swaps, token splices)
- *    of a built-in corpus of valid sources, and token soup.
- *
- *   fuzz-linx-as [COUNT]          generated inputs (default 20000)
- *   fuzz-linx-as FILE...          the given files, one input each
+ *  - as a normal program (meson test "fuzz-linx-as", with fuzz-main.c):
+ *    fuzz_generated() feeds mutations (byte flips, line swaps, token
+ *    splices) of a built-in corpus of valid sources, and token soup; the
+ *    committed corpus is replayed.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz-target.h"
 #include "linx-as.h"
 #include "util/elf-file.h"
 
-#define FUZZ_DEFAULT_COUNT 20000
+const char fuzz_target_name[] = "fuzz-linx-as";
+
 #define FUZZ_MAX_INPUT 8192
 
 static void check(bool ok, const char *what, const uint8_t *data, size_t size)
 {
-    if (ok) {
-        return;
+    if (!ok) {
+        fuzz_fail(data, size, "%s; input as text:\n%.*s", what, size > 2000 ? 2000 : (int)size,
+                  (const char *)data);
     }
-    fprintf(stderr, "fuzz-linx-as: invariant broken: %s\ninput (%zu bytes):\n%.*s\n", what, size,
-            (int)size, (const char *)data);
-    abort();
 }
 
 static void one_format(const uint8_t *data, size_t size, LinxAsFormat fmt)
@@ -80,7 +78,12 @@ static void one_format(const uint8_t *data, size_t size, LinxAsFormat fmt)
     linx_as_free(as);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    return 0;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -195,38 +198,18 @@ static size_t generate(char *buf, size_t cap, unsigned i)
     return n;
 }
 
-int main(int argc, char **argv)
+long fuzz_generated(long count)
 {
     static char buf[FUZZ_MAX_INPUT];
-    char *end = NULL;
-    unsigned long count = FUZZ_DEFAULT_COUNT;
 
-    if (argc == 2) {
-        count = strtoul(argv[1], &end, 10);
-    }
-    if (argc > 1 && (argc > 2 || *end)) {
-        for (int i = 1; i < argc; i++) {
-            FILE *f = fopen(argv[i], "rb");
-            size_t n;
-            if (!f) {
-                fprintf(stderr, "fuzz-linx-as: cannot open %s\n", argv[i]);
-                return 2;
-            }
-            n = fread(buf, 1, sizeof(buf), f);
-            fclose(f);
-            LLVMFuzzerTestOneInput((const uint8_t *)buf, n);
-        }
-        return 0;
-    }
-    for (unsigned long i = 0; i < count; i++) {
+    for (long i = 0; i < count; i++) {
         size_t n = generate(buf, sizeof(buf), (unsigned)i);
         LLVMFuzzerTestOneInput((const uint8_t *)buf, n);
     }
     for (unsigned i = 0; i < sizeof(corpus) / sizeof(corpus[0]); i++) {
         LLVMFuzzerTestOneInput((const uint8_t *)corpus[i], strlen(corpus[i]));
     }
-    printf("fuzz-linx-as: %lu generated inputs, no invariant broken\n", count);
-    return 0;
+    return count;
 }
 
 #endif /* LINX_FUZZ_LIBFUZZER */
