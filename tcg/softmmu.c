@@ -58,6 +58,10 @@ static _Noreturn void raise_data_fault(CPULinxState *env, GuestFault f, uint64_t
 {
     unsigned cause;
 
+    /* The instructions of the TB before this one retired (softmmu.h). */
+    env->insn_count += pc >> LINX_PC_RETIRED_SHIFT;
+    pc &= LINX_PC_MASK;
+
     switch (f) {
     case GM_FAULT_PROT:
         cause = LINX_DFSC_PERMISSION;

@@ -80,10 +80,27 @@ enum {
     LINX_DFAULT_WNR = 0x100,      /* the access was a write */
 };
 
+/* The pc argument of the memory paths (linx_ld/linx_st, the slow paths,
+ * the qemu_ld/qemu_st ops) is the faulting instruction's pc, and may carry
+ * in bits 48..63 the number of instructions of the current TB that retired
+ * before it and are not in env->insn_count yet (the TB adds its count at
+ * its end): a fault adds them, so insn_count is precise at a mid-TB fault
+ * as it is with one instruction per TB.  Guest pcs are below 2^48. */
+#define LINX_PC_RETIRED_SHIFT 48
+#define LINX_PC_MASK ((UINT64_C(1) << LINX_PC_RETIRED_SHIFT) - 1)
+
+static inline uint64_t linx_pc_with_retired(uint64_t pc, unsigned retired)
+{
+    if ((pc >> LINX_PC_RETIRED_SHIFT) || retired >= (1u << (64 - LINX_PC_RETIRED_SHIFT))) {
+        return pc; /* (cannot carry it) */
+    }
+    return pc | (uint64_t)retired << LINX_PC_RETIRED_SHIFT;
+}
+
 /* Slow paths: fill the TLB or perform MMIO; raise the architectural
  * exception (via cpu_loop_exit) on a fault, with @pc as the faulting
- * instruction.  @memop is an IRMemOp.  Loads return the value extended as
- * memop says. */
+ * instruction (see LINX_PC_RETIRED_SHIFT).  @memop is an IRMemOp.  Loads
+ * return the value extended as memop says. */
 uint64_t linx_ld_slow(CPULinxState *env, uint64_t addr, uint64_t memop, uint64_t pc);
 void linx_st_slow(CPULinxState *env, uint64_t addr, uint64_t value, uint64_t memop, uint64_t pc);
 

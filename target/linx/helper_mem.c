@@ -135,6 +135,9 @@ enum {
 /* Raise the data fault for a failed footprint check. */
 static _Noreturn void bulk_fault(CPULinxState *env, GuestFault f, uint64_t addr, uint64_t pc)
 {
+    /* The instructions of the TB before this one retired (softmmu.h). */
+    env->insn_count += pc >> LINX_PC_RETIRED_SHIFT;
+    pc &= LINX_PC_MASK;
     linx_raise_exception(env, f == GM_FAULT_ALIGN ? LINX_TRAP_DATA_ALIGN_FAULT
                                                    : LINX_TRAP_DATA_PAGE_FAULT,
                          0, addr, pc);

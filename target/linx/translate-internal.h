@@ -163,6 +163,10 @@ void gen_call(DisasContext *ctx, const IRHelperInfo *h, IRTemp ret, unsigned nar
 /* Raise an architectural exception at the current instruction and end the
  * TB (the rest of the block is not translated). */
 void gen_raise(DisasContext *ctx, unsigned trapnum, unsigned cause, uint64_t traparg0);
+/* The pc operand of a guest memory access or memory helper at this
+ * instruction: ctx->pc with the TB's not yet counted instructions
+ * (tcg/softmmu.h LINX_PC_RETIRED_SHIFT), so a fault counts them. */
+uint64_t gen_mem_pc(const DisasContext *ctx);
 /* Illegal instruction at the current pc. */
 bool gen_illegal(DisasContext *ctx);
 /* Commit-trace record of the current instruction (TB_F_TRACE), for

@@ -33,6 +33,7 @@
 #include "hw/core/guest-memory.h"
 #include "kernel.h"
 #include "tcg/exec.h"
+#include "tcg/softmmu.h"
 #include "translate-internal.h"
 #include "translate.h"
 
@@ -224,6 +225,11 @@ void gen_call(DisasContext *ctx, const IRHelperInfo *h, IRTemp ret, unsigned nar
               const IRTemp *args)
 {
     ir_gen_call(ctx->ir, h, ret, nargs, args);
+}
+
+uint64_t gen_mem_pc(const DisasContext *ctx)
+{
+    return linx_pc_with_retired(ctx->pc, ctx->insn_index - ctx->count_base);
 }
 
 void gen_raise(DisasContext *ctx, unsigned trapnum, unsigned cause, uint64_t traparg0)

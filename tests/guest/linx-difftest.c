@@ -1,622 +1,65 @@
 /*
- * linx-difftest: differential testing of the JIT against the interpreter
- * (and of whole-block TBs against one-instruction TBs, which exercises the
- * mid-block resume path) on random valid block programs.
+ * linx-difftest: the random-program differential fuzzer.  Random valid
+ * LinxISA programs (difftest-gen.h: scalar blocks from the ISA catalog,
+ * calls, loops, tile headers with legal and illegal parameters, MPAR/MSEQ
+ * kernels) run three ways - the IR interpreter, the JIT, and the JIT with
+ * one instruction per TB (which exercises the mid-block resume path) -
+ * and the final GPRs, FCSR, trap state (exception, TRAPNO, TRAPARG0, trap
+ * pc, pc), the retired-instruction count, the lane counters and the whole
+ * RAM buffer must be equal.
  *
- *   linx-difftest [-n COUNT] [-s SEED] [-v] [-l]
+ *   linx-difftest [-n COUNT] [-seconds S] [-seed N] [-v] [-l] [-p]
+ *                 [-no-tiles] [-no-kernels] [-o FILE] [-f PROGRAM.s]
  *
- * -l lists the forms random bodies draw from.
- *
- * Each program is a chain of random blocks - FALL, forward COND/DIRECT,
- * counted backward COND loops, CALLs of small functions (FENTRY/FRET.STK
- * or RET blocks, fused SETRET headers) - whose bodies are random scalar
- * instructions of every class: integer (32/64-bit, 48-bit, compressed),
- * loads and stores of every addressing mode, atomics, floating point,
- * compares and SETC.  Operands are random within rules that keep the
- * program valid: x1 holds the base of a 4 KiB RAM buffer and is never
- * written, x2 a small aligned index, x3 loop counters; memory offsets are
- * aligned and in range.  The program ends with EBREAK (or an earlier
- * trap, which every run must agree on).
- *
- * The same program runs three ways - interpreter, JIT, interpreter with
- * one instruction per TB - and the final GPRs, FCSR, CARG/TGT, trap state,
- * retired-instruction count (between the two whole-block runs) and the RAM
- * buffer must match.  Exit status 1 on the first mismatch, with the seed
- * that reproduces it.
+ * -n runs COUNT programs from seed N (default 1) on; -seconds stops after
+ * S seconds as well (CI runs it bounded that way); -seed N alone runs that
+ * one program (reproducing a failure); -p prints the program; -l lists
+ * the catalog forms scalar bodies draw from; -f runs a program file (a
+ * minimised one) the three ways and prints the differences.  On a mismatch the program
+ * is minimised (lines deleted while the same runs still disagree), the
+ * minimised text is written to FILE (default difftest-fail-SEED.s) and
+ * printed with the differences, and the exit status is 1.
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "difftest-gen.h"
 #include "hw/core/guest-memory.h"
+#include "hw/linx/tile-engine.h"
+#include "hw/linx/tile-regs.h"
+#include "linx-as.h"
 #include "target/linx/cpu.h"
 #include "target/linx/insn-table.h"
 #include "tcg/exec.h"
 
-#define CODE_BASE UINT64_C(0x10000)
-#define CODE_SIZE UINT64_C(0x20000)
-#define RAM_BASE UINT64_C(0x80000000)
-#define RAM_SIZE UINT64_C(0x1000)
-#define STACK_TOP UINT64_C(0x7ff00000)
-#define STACK_SIZE UINT64_C(0x10000)
-#define MAX_BYTES 65536
-#define MAX_FIXUPS 1024
-#define MAX_LABELS 512
-
-enum {
-    R_ZERO = 0, R_SP = 1, R_A0 = 2, R_RA = 10, R_S8 = 19,
-    R_X0 = 20, R_BASE = 21, R_IDX = 22, R_CNT = 23,
-    R_T1 = 24, R_U1 = 28, D_U = 30, D_T = 31,
-};
-
-/* ---------------------------------------------------------------------- */
-/* Random numbers (xorshift*, explicit state)                              */
-/* ---------------------------------------------------------------------- */
-
-typedef struct Rng {
-    uint64_t s;
-} Rng;
-
-static uint64_t rnd(Rng *r)
-{
-    r->s ^= r->s >> 12;
-    r->s ^= r->s << 25;
-    r->s ^= r->s >> 27;
-    return r->s * UINT64_C(0x2545F4914F6CDD1D);
-}
-
-static unsigned rndn(Rng *r, unsigned n)
-{
-    return (unsigned)(rnd(r) % n);
-}
-
-/* ---------------------------------------------------------------------- */
-/* Program builder                                                         */
-/* ---------------------------------------------------------------------- */
-
-typedef struct Fixup {
-    size_t off;
-    unsigned form;
-    int field;
-    int scale;
-    unsigned label;
-    uint64_t packed;
-} Fixup;
-
-typedef struct Prog {
-    uint8_t buf[MAX_BYTES];
-    size_t len;
-    int64_t label[MAX_LABELS];
-    unsigned nlabels;
-    Fixup fix[MAX_FIXUPS];
-    unsigned nfix;
-    bool full;
-} Prog;
-
-static const LinxFormField *find_field(unsigned form, int id)
-{
-    const LinxFormField *f = linx_form_fields(form);
-
-    for (unsigned i = 0; i < linx_form(form)->field_count; i++) {
-        if (f[i].id == id) {
-            return &f[i];
-        }
-    }
-    return NULL;
-}
-
-static bool set_field(unsigned form, int id, int64_t v, uint64_t *packed)
-{
-    const LinxFormField *f = find_field(form, id);
-
-    return f && linx_field_insert(f, v, packed);
-}
-
-static void put(Prog *p, size_t off, unsigned form, uint64_t packed)
-{
-    for (unsigned i = 0; i < linx_form(form)->length; i++) {
-        p->buf[off + i] = (uint8_t)(packed >> (8 * i));
-    }
-}
-
-static bool room(Prog *p, unsigned form)
-{
-    if (p->len + linx_form(form)->length + 64 > MAX_BYTES) {
-        p->full = true;
-        return false;
-    }
-    return true;
-}
-
-static void emit_packed(Prog *p, unsigned form, uint64_t packed)
-{
-    if (room(p, form)) {
-        put(p, p->len, form, packed);
-        p->len += linx_form(form)->length;
-    }
-}
-
-/* emit(p, form, FIELD, value, ..., -1) with int64_t values */
-static void emit(Prog *p, unsigned form, ...)
-{
-    uint64_t packed = linx_form(form)->match;
-    va_list ap;
-    int id;
-
-    va_start(ap, form);
-    while ((id = va_arg(ap, int)) >= 0) {
-        int64_t v = va_arg(ap, int64_t);
-        if (!set_field(form, id, v, &packed)) {
-            fprintf(stderr, "difftest: %s: bad field value\n", linx_form(form)->mnemonic);
-            abort();
-        }
-    }
-    va_end(ap);
-    emit_packed(p, form, packed);
-}
-
-static unsigned new_label(Prog *p)
-{
-    p->label[p->nlabels] = -1;
-    return p->nlabels++;
-}
-
-static void bind(Prog *p, unsigned l)
-{
-    p->label[l] = (int64_t)p->len;
-}
-
-/* A branch-like form whose @field gets (label - pc) / scale. */
-static void emit_to(Prog *p, unsigned form, int field, int scale, unsigned label)
-{
-    Fixup *fx;
-
-    if (!room(p, form) || p->nfix >= MAX_FIXUPS) {
-        p->full = true;
-        return;
-    }
-    fx = &p->fix[p->nfix++];
-    fx->off = p->len;
-    fx->form = form;
-    fx->field = field;
-    fx->scale = scale;
-    fx->label = label;
-    fx->packed = linx_form(form)->match;
-    p->len += linx_form(form)->length;
-}
-
-static bool resolve(Prog *p)
-{
-    for (unsigned i = 0; i < p->nfix; i++) {
-        Fixup *fx = &p->fix[i];
-        uint64_t packed = fx->packed;
-        if (p->label[fx->label] < 0 ||
-            !set_field(fx->form, fx->field, (p->label[fx->label] - (int64_t)fx->off) / fx->scale,
-                       &packed)) {
-            return false;
-        }
-        put(p, fx->off, fx->form, packed);
-    }
-    return true;
-}
-
-#define V(x) ((int64_t)(x))
-#define END (-1)
-
-/* ---------------------------------------------------------------------- */
-/* Random instructions                                                     */
-/* ---------------------------------------------------------------------- */
-
-/* Access size of a memory form from its mnemonic, 0 if not one. */
-static unsigned mem_size(const char *m)
-{
-    const char *p = m;
-
-    if (!strncmp(p, "HL.", 3)) {
-        p += 3;
-    } else if (!strncmp(p, "C.", 2)) {
-        p += 2;
-    }
-    if (!strncmp(p, "SWAP", 4)) {
-        p += 3;
-    } else if (!strncmp(p, "CAS", 3)) {
-        p += 2;
-    } else if (!strncmp(p, "LR.", 3) || !strncmp(p, "SC.", 3)) {
-        p += 2;
-    } else if (p[0] != 'L' && p[0] != 'S') {
-        return 0;
-    }
-    switch (p[1]) {
-    case 'B':
-        return 1;
-    case 'H':
-        return 2;
-    case 'W':
-        return 4;
-    case 'D':
-        return 8;
-    default:
-        return 0;
-    }
-}
-
-static bool is_unscaled(const char *m)
-{
-    return strstr(m, ".U") != NULL || strstr(m, "_U") != NULL;
-}
-
-/* The forms random bodies draw from: scalar, no control flow, no system
- * effects, no PC-relative stores (they would write the code). */
-static bool body_form(unsigned f)
-{
-    const LinxFormInfo *fi = linx_form(f);
-    const char *m = fi->mnemonic;
-
-    if (fi->flags & (LINX_FORMF_FUSED_PAIR | LINX_FORMF_ALIAS | LINX_FORMF_EXTENSION)) {
-        return false;
-    }
-    switch (fi->uop) {
-    case LINX_UOP_ALU:
-    case LINX_UOP_AGU:
-    case LINX_UOP_AMO:
-    case LINX_UOP_FSU:
-        break;
-    case LINX_UOP_BRU:
-        /* compares and SETC only (no branches, no SETRET) */
-        if (strncmp(m, "CMP", 3) && strncmp(m, "HL.CMP", 6) && strncmp(m, "C.CMP", 5) &&
-            strncmp(m, "SETC", 4) && strncmp(m, "HL.SETC", 7) && strncmp(m, "C.SETC.E", 8) &&
-            strncmp(m, "C.SETC.N", 8)) {
-            return false;
-        }
-        break;
-    default:
-        return false;
-    }
-    /* no return-address setup, no targets, no PC-relative accesses (the
-     * stores would write the code, the loads read it) */
-    if (!strcmp(m, "C.SETRET") || !strcmp(m, "C.SETC.TGT") || strstr(m, ".PCR")) {
-        return false;
-    }
-    return true;
-}
-
-static int64_t rand_imm(Rng *r, const LinxFormField *f)
-{
-    uint64_t v = rnd(r);
-    unsigned w = f->width;
-
-    switch (rndn(r, 4)) {
-    case 0:
-        v &= 3; /* small values */
-        break;
-    case 1:
-        v = (uint64_t)-1; /* all ones: min signed / max unsigned */
-        break;
-    default:
-        break;
-    }
-    if (w < 64) {
-        v &= (UINT64_C(1) << w) - 1;
-        if (f->is_signed && (v >> (w - 1)) & 1) {
-            v |= ~((UINT64_C(1) << w) - 1);
-        }
-    }
-    return (int64_t)v;
-}
-
-static int64_t rand_src(Rng *r)
-{
-    static const int8_t pool[] = { 0, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17, 18, 19,
-                                   24, 25, 26, 27, 28, 29, 30, 31, 21, 22 };
-    return pool[rndn(r, sizeof(pool))];
-}
-
-static int64_t rand_dst(Rng *r)
-{
-    static const int8_t pool[] = { 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17, 18, 19,
-                                   30, 31, 31, 30, 0, 25 };
-    return pool[rndn(r, sizeof(pool))];
-}
-
-/* Fill @form's fields with random values that keep it valid. */
-static bool rand_insn(Rng *r, unsigned form, uint64_t *packed)
-{
-    const LinxFormInfo *fi = linx_form(form);
-    const LinxFormField *fl = linx_form_fields(form);
-    unsigned size = (fi->uop == LINX_UOP_AGU || fi->uop == LINX_UOP_AMO) ? mem_size(fi->mnemonic) : 0;
-    bool mem = size != 0;
-    bool store_imm_base_r = false;
-
-    *packed = fi->match;
-    if (mem) {
-        /* Stores with an immediate offset keep the base in SrcR. */
-        store_imm_base_r = fi->mnemonic[strncmp(fi->mnemonic, "HL.", 3) ? 0 : 3] == 'S' &&
-                           (find_field(form, LINX_FLD_simm12) || find_field(form, LINX_FLD_simm22) ||
-                            find_field(form, LINX_FLD_simm17)) &&
-                           !find_field(form, LINX_FLD_SrcRType);
-    }
-    for (unsigned i = 0; i < fi->field_count; i++) {
-        const LinxFormField *f = &fl[i];
-        int64_t v;
-        switch (f->id) {
-        case LINX_FLD_RegDst:
-        case LINX_FLD_RegDst0:
-        case LINX_FLD_RegDst1:
-            v = rand_dst(r);
-            break;
-        case LINX_FLD_SrcL:
-            v = mem && !store_imm_base_r ? R_BASE : rand_src(r);
-            if (mem && fi->uop == LINX_UOP_AMO && !strncmp(fi->mnemonic, "SC.", 3)) {
-                v = rand_src(r); /* SC: SrcL is the value */
-            }
-            if (!strncmp(fi->mnemonic, "C.", 2) && mem) {
-                v = R_BASE;
-            }
-            break;
-        case LINX_FLD_SrcR:
-            if (mem && store_imm_base_r) {
-                v = R_BASE;
-            } else if (mem && fi->uop == LINX_UOP_AMO && !strncmp(fi->mnemonic, "SC.", 3)) {
-                v = R_BASE;
-            } else if (mem && fi->uop == LINX_UOP_AGU) {
-                v = R_IDX; /* index: small and aligned for every scale */
-            } else {
-                v = rand_src(r);
-            }
-            break;
-        case LINX_FLD_SrcRType:
-            v = mem ? 0 : (int64_t)rndn(r, 4);
-            break;
-        case LINX_FLD_shamt:
-            v = mem ? 0 : rand_imm(r, f);
-            break;
-        case LINX_FLD_SrcType:
-            v = rndn(r, 2);
-            break;
-        case LINX_FLD_DstType:
-            if (!strcmp(fi->mnemonic, "FCVT") || !strcmp(fi->mnemonic, "SCVTF") ||
-                !strcmp(fi->mnemonic, "UCVTF")) {
-                v = rndn(r, 2);
-            } else {
-                static const int8_t it[] = { 0, 1, 2, 3, 8, 9, 10, 11 };
-                v = it[rndn(r, sizeof(it))];
-            }
-            break;
-        case LINX_FLD_simm12:
-        case LINX_FLD_simm22:
-        case LINX_FLD_simm17:
-        case LINX_FLD_simm5:
-            if (mem) {
-                /* aligned EA inside the buffer: offset in elements, or
-                 * bytes that are a multiple of the size (.U) */
-                v = (int64_t)rndn(r, 16);
-                if (is_unscaled(fi->mnemonic)) {
-                    v *= size;
-                }
-            } else {
-                v = rand_imm(r, f);
-            }
-            break;
-        default:
-            v = rand_imm(r, f);
-            break;
-        }
-        if (!linx_field_insert(f, v, packed)) {
-            return false;
-        }
-    }
-    return linx_form_constraints_ok(form, *packed);
-}
-
-/* ---------------------------------------------------------------------- */
-/* Programs                                                                */
-/* ---------------------------------------------------------------------- */
-
-typedef struct Gen {
-    Rng rng;
-    Prog *p;
-    unsigned forms[LINX_F__COUNT];
-    unsigned nforms;
-    unsigned func_label[4];
-    unsigned nfuncs;
-} Gen;
-
-/* A faulting instruction: the runs must agree on the precise trap state. */
-static void emit_fault(Gen *g)
-{
-    Prog *p = g->p;
-
-    switch (rndn(&g->rng, 4)) {
-    case 0: /* misaligned */
-        emit(p, LINX_F_LWI_U, LINX_FLD_SrcL, V(R_BASE), LINX_FLD_simm12, V(2 * rndn(&g->rng, 2) + 1),
-             LINX_FLD_RegDst, V(5), END);
-        break;
-    case 1: /* unmapped load */
-        emit(p, LINX_F_LDI, LINX_FLD_SrcL, V(R_ZERO), LINX_FLD_simm12, V(rndn(&g->rng, 64)),
-             LINX_FLD_RegDst, V(6), END);
-        break;
-    case 2: /* unmapped store */
-        emit(p, LINX_F_SWI, LINX_FLD_SrcL, V(R_A0), LINX_FLD_SrcR, V(R_ZERO), LINX_FLD_simm12,
-             V(rndn(&g->rng, 64)), END);
-        break;
-    default:
-        emit(p, LINX_F_EBREAK, LINX_FLD_imm4, V(1 + rndn(&g->rng, 15)), END);
-        break;
-    }
-}
-
-static void emit_body(Gen *g, unsigned n)
-{
-    for (unsigned i = 0; i < n && !g->p->full; i++) {
-        uint64_t packed;
-        unsigned form;
-        unsigned tries = 0;
-        if (rndn(&g->rng, 500) == 0) {
-            emit_fault(g);
-            continue;
-        }
-        do {
-            form = g->forms[rndn(&g->rng, g->nforms)];
-        } while (!rand_insn(&g->rng, form, &packed) && ++tries < 8);
-        if (tries < 8) {
-            emit_packed(g->p, form, packed);
-        }
-    }
-}
-
-static void emit_li(Prog *p, unsigned reg, int64_t v)
-{
-    emit(p, LINX_F_HL_LIS, LINX_FLD_RegDst, V(reg), LINX_FLD_simm32, V((int32_t)v), END);
-}
-
-static void emit_setc(Gen *g)
-{
-    static const unsigned setc[] = {
-        LINX_F_SETC_EQ, LINX_F_SETC_NE, LINX_F_SETC_LT, LINX_F_SETC_GE, LINX_F_SETC_LTU,
-        LINX_F_SETC_GEU, LINX_F_SETC_AND, LINX_F_SETC_OR, LINX_F_SETC_EQI, LINX_F_SETC_LTUI,
-        LINX_F_HL_SETC_NEI, LINX_F_C_SETC_EQ, LINX_F_C_SETC_NE,
-    };
-    uint64_t packed;
-    unsigned form = setc[rndn(&g->rng, sizeof(setc) / sizeof(setc[0]))];
-
-    if (rand_insn(&g->rng, form, &packed)) {
-        emit_packed(g->p, form, packed);
-    }
-}
-
-/* One random block (its marker and body). */
-static void emit_block(Gen *g, unsigned *pending_labels, unsigned *npending)
-{
-    Prog *p = g->p;
-    Rng *r = &g->rng;
-    unsigned kind = rndn(r, 10);
-    unsigned n = 1 + rndn(r, 12);
-
-    if (kind <= 3) { /* FALL */
-        static const unsigned fall[] = { LINX_F_C_BSTART_STD, LINX_F_BSTART_STD_FALL,
-                                         LINX_F_HL_BSTART_STD_FALL, LINX_F_BSTART_FP_FALL };
-        unsigned f = fall[rndn(r, 4)];
-        if (f == LINX_F_C_BSTART_STD) {
-            emit(p, f, LINX_FLD_BrType, V(LINX_BR_FALL), END);
-        } else {
-            emit(p, f, END);
-        }
-        emit_body(g, n);
-    } else if (kind <= 5) { /* forward COND */
-        unsigned l = new_label(p);
-        emit_to(p, LINX_F_BSTART_COND, LINX_FLD_simm25, 2, l);
-        emit_body(g, n);
-        emit_setc(g);
-        pending_labels[(*npending)++] = l;
-    } else if (kind == 6) { /* counted loop: x3 iterations */
-        unsigned l = new_label(p);
-        emit(p, LINX_F_C_BSTART_STD, LINX_FLD_BrType, V(LINX_BR_FALL), END);
-        emit_li(p, R_CNT, 1 + rndn(r, 4));
-        bind(p, l);
-        emit_to(p, LINX_F_BSTART_COND, LINX_FLD_simm25, 2, l);
-        emit_body(g, n);
-        emit(p, LINX_F_SUBI, LINX_FLD_RegDst, V(R_CNT), LINX_FLD_SrcL, V(R_CNT), LINX_FLD_uimm12,
-             V(1), END);
-        emit(p, LINX_F_SETC_NE, LINX_FLD_SrcL, V(R_CNT), LINX_FLD_SrcR, V(R_ZERO), END);
-    } else if (kind == 7 && g->nfuncs) { /* call */
-        unsigned ret = new_label(p);
-        emit_to(p, LINX_F_BSTART_DIRECT, LINX_FLD_simm25, 2, g->func_label[rndn(r, g->nfuncs)]);
-        emit_to(p, LINX_F_HL_SETRET, LINX_FLD_imm32, 2, ret);
-        emit_body(g, rndn(r, 4));
-        bind(p, ret);
-    } else if (kind == 8) { /* forward DIRECT over a skipped block */
-        unsigned l = new_label(p);
-        emit_to(p, LINX_F_C_BSTART_DIRECT, LINX_FLD_simm12, 2, l);
-        emit_body(g, n);
-        emit(p, LINX_F_C_BSTART_STD, LINX_FLD_BrType, V(LINX_BR_FALL), END);
-        emit_body(g, n);
-        bind(p, l);
-    } else {
-        emit(p, LINX_F_BSTART_STD_FALL, END);
-        emit_body(g, n);
-    }
-    /* Forward COND targets land on the next marker. */
-    if (*npending && rndn(r, 2)) {
-        bind(p, pending_labels[--(*npending)]);
-    }
-}
-
-static bool gen_program(Gen *g, uint64_t seed)
-{
-    Prog *p = g->p;
-    unsigned pending[64];
-    unsigned npending = 0;
-    unsigned main_l;
-
-    memset(p, 0, sizeof(*p));
-    g->rng.s = seed * UINT64_C(0x9E3779B97F4A7C15) + 1;
-    g->nfuncs = 0;
-    main_l = new_label(p);
-    /* entry: jump over the functions */
-    emit_to(p, LINX_F_BSTART_DIRECT, LINX_FLD_simm25, 2, main_l);
-    emit(p, LINX_F_C_BSTOP, END);
-    for (unsigned f = 0; f < 3; f++) {
-        unsigned l = new_label(p);
-        bind(p, l);
-        g->func_label[g->nfuncs++] = l;
-        if (f == 0) {
-            emit(p, LINX_F_FENTRY, LINX_FLD_SrcBegin, V(R_RA), LINX_FLD_SrcEnd, V(12),
-                 LINX_FLD_uimm, V(32), END);
-            emit(p, LINX_F_C_BSTART_STD, LINX_FLD_BrType, V(LINX_BR_FALL), END);
-            emit_body(g, 6);
-            emit(p, LINX_F_FRET_STK, LINX_FLD_DstBegin, V(R_RA), LINX_FLD_DstEnd, V(12),
-                 LINX_FLD_uimm, V(32), END);
-        } else {
-            emit(p, LINX_F_C_BSTART_STD, LINX_FLD_BrType, V(LINX_BR_FALL), END);
-            emit_body(g, 5);
-            emit(p, LINX_F_C_BSTART_STD, LINX_FLD_BrType, V(LINX_BR_RET), END);
-            emit(p, LINX_F_C_SETC_TGT, LINX_FLD_SrcL, V(R_RA), END);
-            emit(p, LINX_F_C_BSTOP, END);
-        }
-    }
-    bind(p, main_l);
-    emit(p, LINX_F_C_BSTART_STD, LINX_FLD_BrType, V(LINX_BR_FALL), END);
-    emit(p, LINX_F_HL_LIU, LINX_FLD_RegDst, V(R_BASE), LINX_FLD_uimm32, V(RAM_BASE), END);
-    emit_li(p, R_IDX, 8);
-    for (unsigned reg = R_A0; reg <= R_S8; reg++) {
-        if (reg != R_RA) {
-            emit_li(p, reg, (int64_t)rnd(&g->rng));
-        }
-    }
-    for (unsigned b = 0; b < 6 + rndn(&g->rng, 10) && !p->full; b++) {
-        emit_block(g, pending, &npending);
-    }
-    /* Close outstanding forward targets at the final block. */
-    emit(p, LINX_F_C_BSTART_STD, LINX_FLD_BrType, V(LINX_BR_FALL), END);
-    while (npending) {
-        bind(p, pending[--npending]);
-    }
-    emit(p, LINX_F_C_BSTART_STD, LINX_FLD_BrType, V(LINX_BR_FALL), END);
-    emit(p, LINX_F_EBREAK, LINX_FLD_imm4, V(0), END);
-    return !p->full && resolve(p);
-}
-
-/* ---------------------------------------------------------------------- */
-/* Running and comparing                                                   */
-/* ---------------------------------------------------------------------- */
+#define MINIMISE_ROUNDS 2000
 
 typedef struct Result {
-    uint64_t gpr[LINX_NUM_GPRS];
-    uint64_t fcsr, carg, tgt, insn_count, trapno, traparg0, trap_pc, pc;
+    bool assembled;
     int excp;
-    uint8_t ram[RAM_SIZE];
+    uint64_t gpr[LINX_NUM_GPRS];
+    uint64_t fcsr, insn_count, trapno, traparg0, trap_pc, pc, lc[3];
+    uint8_t ram[DT_RAM_SIZE];
 } Result;
 
 typedef struct Runner {
     LinxExecContext *ec;
     CPULinxState *env;
-    LinxAccel accel;
-    bool one_insn;
+    LinxTileEngine engine;
+    const char *name;
 } Runner;
 
-static bool runner_init(Runner *rn, LinxAccel accel, bool one_insn)
+typedef struct Difftest {
+    Runner rn[3]; /* interpreter, JIT, JIT one-insn-per-TB */
+    Result res[3];
+    uint8_t *code;
+    size_t code_len;
+} Difftest;
+
+static bool runner_init(Runner *rn, const char *name, LinxAccel accel, bool one_insn)
 {
     LinxExecOptions opts;
     char err[256];
@@ -627,51 +70,12 @@ static bool runner_init(Runner *rn, LinxAccel accel, bool one_insn)
     opts.trace_commit_path = NULL;
     rn->ec = linx_exec_new(&opts, err, sizeof(err));
     rn->env = calloc(1, sizeof(CPULinxState));
-    rn->accel = accel;
-    rn->one_insn = one_insn;
+    rn->name = name;
     if (!rn->ec || !rn->env) {
         fprintf(stderr, "difftest: %s\n", rn->ec ? "out of memory" : err);
         return false;
     }
-    return true;
-}
-
-static bool run_prog(Runner *rn, const Prog *p, Result *res)
-{
-    GuestMemory *gm = guest_mem_new(UINT64_C(1) << 40);
-    CPULinxState *env = rn->env;
-    LinxExecContext *ec = rn->ec;
-    uint8_t zero[RAM_SIZE];
-
-    memset(zero, 0, sizeof(zero));
-    if (!gm || !guest_mem_map(gm, CODE_BASE, CODE_SIZE, GM_PROT_READ | GM_PROT_EXEC, false) ||
-        !guest_mem_map(gm, RAM_BASE, RAM_SIZE, GM_PROT_READ | GM_PROT_WRITE, false) ||
-        !guest_mem_map(gm, STACK_TOP - STACK_SIZE, STACK_SIZE, GM_PROT_READ | GM_PROT_WRITE,
-                       false) ||
-        guest_mem_debug_rw(gm, CODE_BASE, (void *)p->buf, p->len, true) != GM_OK) {
-        fprintf(stderr, "difftest: cannot set up memory\n");
-        return false;
-    }
-    memset(env, 0, sizeof(*env));
-    env->mem = gm;
-    linx_cpu_reset(env, CODE_BASE, 0);
-    env->gpr[R_SP] = STACK_TOP;
-    env->exec = ec;
-    linx_exec_attach_cpu(ec, env);
-    linx_tb_flush(env);
-    res->excp = cpu_exec(env);
-    memcpy(res->gpr, env->gpr, sizeof(res->gpr));
-    res->fcsr = env->fcsr;
-    res->carg = env->carg;
-    res->tgt = env->tgt;
-    res->insn_count = env->insn_count;
-    res->trapno = env->trapno;
-    res->traparg0 = env->traparg0;
-    res->trap_pc = env->trap_pc;
-    res->pc = env->pc;
-    guest_mem_read(gm, RAM_BASE, res->ram, RAM_SIZE, GM_PROT_READ, NULL);
-    linx_exec_detach_cpu(ec, env);
-    guest_mem_free(gm);
+    linx_tile_engine_init(&rn->engine, NULL);
     return true;
 }
 
@@ -683,15 +87,97 @@ static void runner_free(Runner *rn)
     free(rn->env);
 }
 
-static bool compare(const char *what, const Result *a, const Result *b, bool counts)
+/* Assemble @text at DT_CODE_BASE into dt->code; false with the messages
+ * in @diag (malloc'ed) when it does not assemble. */
+static bool assemble(Difftest *dt, const char *text, char **diag)
 {
-    bool ok = true;
+    LinxAsOptions o;
+    LinxAs *as;
+    bool ok;
 
-#define CMP(field)                                                                        \
-    if (a->field != b->field) {                                                          \
-        fprintf(stderr, "  %s: " #field " 0x%" PRIx64 " vs 0x%" PRIx64 "\n", what,         \
-                (uint64_t)a->field, (uint64_t)b->field);                                 \
-        ok = false;                                                                      \
+    linx_as_default_options(&o);
+    o.format = LINX_AS_FMT_BIN;
+    o.base = DT_CODE_BASE;
+    as = linx_as_new(&o);
+    linx_as_add_source(as, "t.s", text, strlen(text));
+    free(dt->code);
+    dt->code = NULL;
+    ok = linx_as_assemble(as) && linx_as_output(as, &dt->code, &dt->code_len) &&
+         dt->code_len <= DT_CODE_SIZE;
+    if (diag) {
+        *diag = ok ? NULL : strdup(linx_as_diagnostics(as));
+    }
+    linx_as_free(as);
+    return ok;
+}
+
+static void ram_pattern(uint8_t *ram, uint64_t seed)
+{
+    uint64_t x = seed * UINT64_C(0xD1B54A32D192ED03) + 7;
+
+    for (size_t i = 0; i < DT_RAM_SIZE; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        ram[i] = (uint8_t)x;
+    }
+}
+
+static bool run_one(Difftest *dt, Runner *rn, uint64_t seed, Result *res)
+{
+    GuestMemory *gm = guest_mem_new(UINT64_C(1) << 40);
+    CPULinxState *env = rn->env;
+    static uint8_t ram[DT_RAM_SIZE];
+
+    ram_pattern(ram, seed);
+    if (!gm || !guest_mem_map(gm, DT_CODE_BASE, DT_CODE_SIZE, GM_PROT_READ | GM_PROT_EXEC, false) ||
+        !guest_mem_map(gm, DT_RAM_BASE, DT_RAM_SIZE, GM_PROT_READ | GM_PROT_WRITE, false) ||
+        !guest_mem_map(gm, DT_STACK_TOP - DT_STACK_SIZE, DT_STACK_SIZE,
+                       GM_PROT_READ | GM_PROT_WRITE, false) ||
+        guest_mem_debug_rw(gm, DT_CODE_BASE, dt->code, dt->code_len, true) != GM_OK ||
+        guest_mem_debug_rw(gm, DT_RAM_BASE, ram, DT_RAM_SIZE, true) != GM_OK) {
+        fprintf(stderr, "difftest: cannot set up memory\n");
+        return false;
+    }
+    memset(env, 0, sizeof(*env));
+    env->mem = gm;
+    linx_cpu_reset(env, DT_CODE_BASE, 0);
+    env->gpr[1] = DT_STACK_TOP; /* sp */
+    env->tiles = linx_tile_state_new();
+    env->block_engine = linx_tile_block_engine;
+    env->block_engine_opaque = &rn->engine;
+    env->exec = rn->ec;
+    linx_exec_attach_cpu(rn->ec, env);
+    linx_tb_flush(env);
+    res->assembled = true;
+    res->excp = cpu_exec(env);
+    memcpy(res->gpr, env->gpr, sizeof(res->gpr));
+    res->fcsr = env->fcsr;
+    res->insn_count = env->insn_count;
+    res->trapno = env->trapno;
+    res->traparg0 = env->traparg0;
+    res->trap_pc = env->trap_pc;
+    res->pc = env->pc;
+    memcpy(res->lc, env->lc, sizeof(res->lc));
+    guest_mem_debug_rw(gm, DT_RAM_BASE, res->ram, DT_RAM_SIZE, false);
+    linx_exec_detach_cpu(rn->ec, env);
+    linx_tile_state_free(env->tiles);
+    guest_mem_free(gm);
+    return true;
+}
+
+/* Differences between @a and @b, printed when @out; their number. */
+static unsigned compare(const char *what, const Result *a, const Result *b, FILE *out)
+{
+    unsigned diffs = 0;
+
+#define CMP(field)                                                                          \
+    if (a->field != b->field) {                                                            \
+        if (out) {                                                                         \
+            fprintf(out, "  %s: " #field " 0x%" PRIx64 " vs 0x%" PRIx64 "\n", what,          \
+                    (uint64_t)a->field, (uint64_t)b->field);                               \
+        }                                                                                  \
+        diffs++;                                                                           \
     }
     CMP(excp);
     CMP(trapno);
@@ -699,97 +185,290 @@ static bool compare(const char *what, const Result *a, const Result *b, bool cou
     CMP(trap_pc);
     CMP(pc);
     CMP(fcsr);
-    if (counts) {
-        CMP(insn_count);
-    }
+    CMP(insn_count);
+    CMP(lc[0]);
+    CMP(lc[1]);
+    CMP(lc[2]);
 #undef CMP
     for (unsigned i = 0; i < LINX_NUM_GPRS; i++) {
         if (a->gpr[i] != b->gpr[i]) {
-            fprintf(stderr, "  %s: r%u 0x%" PRIx64 " vs 0x%" PRIx64 "\n", what, i, a->gpr[i],
-                    b->gpr[i]);
-            ok = false;
+            if (out) {
+                fprintf(out, "  %s: r%u 0x%" PRIx64 " vs 0x%" PRIx64 "\n", what, i, a->gpr[i],
+                        b->gpr[i]);
+            }
+            diffs++;
         }
     }
-    for (unsigned i = 0; i < RAM_SIZE; i++) {
+    for (unsigned i = 0; i < DT_RAM_SIZE; i++) {
         if (a->ram[i] != b->ram[i]) {
-            fprintf(stderr, "  %s: RAM[0x%x] 0x%02x vs 0x%02x\n", what, i, a->ram[i], b->ram[i]);
-            ok = false;
+            if (out) {
+                fprintf(out, "  %s: RAM[0x%x] 0x%02x vs 0x%02x (first difference)\n", what, i,
+                        a->ram[i], b->ram[i]);
+            }
+            diffs++;
             break;
         }
     }
-    return ok;
+    return diffs;
+}
+
+/* Run @text three ways; 1 when the runs disagree, 0 when they agree, -1
+ * when it does not assemble (or cannot be run). */
+static int check_text(Difftest *dt, const char *text, uint64_t seed, FILE *out)
+{
+    unsigned d;
+
+    if (!assemble(dt, text, NULL)) {
+        return -1;
+    }
+    for (int k = 0; k < 3; k++) {
+        if (!run_one(dt, &dt->rn[k], seed, &dt->res[k])) {
+            return -1;
+        }
+    }
+    d = compare("interp vs jit", &dt->res[0], &dt->res[1], out);
+    d += compare("interp vs jit one-insn", &dt->res[0], &dt->res[2], out);
+    return d ? 1 : 0;
+}
+
+/* A program that assembles: lines the assembler refuses (a catalog
+ * encoding whose printed text it reads differently) are left out. */
+static bool make_assemblable(Difftest *dt, DtProgram *p)
+{
+    for (int round = 0; round < 8; round++) {
+        char *text = difftest_program_text(p), *diag = NULL;
+        bool ok = assemble(dt, text, &diag);
+        free(text);
+        if (ok) {
+            return true;
+        }
+        /* Drop each line a message names ("t.s:LINE:COL: error:"). */
+        bool dropped = false;
+        for (const char *q = diag; q && (q = strstr(q, "t.s:")); q += 4) {
+            unsigned ln = (unsigned)strtoul(q + 4, NULL, 10), seen = 0;
+            for (unsigned i = 0; i < p->n; i++) {
+                seen += p->keep[i];
+                if (p->keep[i] && seen == ln && difftest_line_droppable(p, i)) {
+                    p->keep[i] = false;
+                    dropped = true;
+                    break;
+                }
+            }
+        }
+        if (!dropped) {
+            fprintf(stderr, "difftest: a generated program does not assemble:\n%s", diag);
+            free(diag);
+            return false;
+        }
+        free(diag);
+    }
+    return false;
+}
+
+/* Delete lines while the runs still disagree (ddmin over droppable lines:
+ * chunks halving down to single lines). */
+static void minimise(Difftest *dt, DtProgram *p, uint64_t seed)
+{
+    unsigned rounds = 0;
+
+    for (unsigned chunk = p->n / 2; chunk >= 1 && rounds < MINIMISE_ROUNDS; chunk /= 2) {
+        bool progress = true;
+        while (progress && rounds < MINIMISE_ROUNDS) {
+            progress = false;
+            for (unsigned start = 0; start < p->n && rounds < MINIMISE_ROUNDS; start += chunk) {
+                unsigned dropped[4096], nd = 0;
+                for (unsigned i = start; i < p->n && i < start + chunk && nd < 4096; i++) {
+                    if (p->keep[i] && difftest_line_droppable(p, i)) {
+                        p->keep[i] = false;
+                        dropped[nd++] = i;
+                    }
+                }
+                if (!nd) {
+                    continue;
+                }
+                char *text = difftest_program_text(p);
+                int r = check_text(dt, text, seed, NULL);
+                free(text);
+                rounds++;
+                if (r == 1) {
+                    progress = true; /* still fails without them */
+                } else {
+                    for (unsigned k = 0; k < nd; k++) {
+                        p->keep[dropped[k]] = true;
+                    }
+                }
+            }
+        }
+        if (chunk == 1) {
+            break;
+        }
+    }
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: linx-difftest [-n COUNT] [-seconds S] [-seed N] [-v] [-l] [-p]\n"
+                    "                     [-no-tiles] [-no-kernels] [-o FILE] [-f PROGRAM.s]\n");
 }
 
 int main(int argc, char **argv)
 {
-    unsigned count = 1000;
+    unsigned long count = 1000;
+    double seconds = 0;
     uint64_t seed0 = 1;
-    bool verbose = false, list = false;
-    static Prog prog;
-    static Result res[3];
-    Gen g;
-    Runner rn[3];
-    unsigned traps = 0, ran = 0;
+    bool one = false, verbose = false, list = false, print = false;
+    const char *out_path = NULL, *file = NULL;
+    DtGenOptions go = { true, true };
+    Difftest *dt = calloc(1, sizeof(*dt));
+    unsigned long ran = 0, traps = 0, tile_traps = 0;
+    struct timespec t0, t1;
+    int status = 0;
 
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-n") && i + 1 < argc) {
-            count = (unsigned)strtoul(argv[++i], NULL, 0);
-        } else if (!strcmp(argv[i], "-s") && i + 1 < argc) {
+        const char *a = argv[i];
+        bool has = i + 1 < argc;
+        if (!strcmp(a, "-n") && has) {
+            count = strtoul(argv[++i], NULL, 0);
+        } else if ((!strcmp(a, "-seed") || !strcmp(a, "-s")) && has) {
             seed0 = strtoull(argv[++i], NULL, 0);
-        } else if (!strcmp(argv[i], "-v")) {
+            one = !strcmp(a, "-seed");
+        } else if (!strcmp(a, "-seconds") && has) {
+            seconds = strtod(argv[++i], NULL);
+        } else if (!strcmp(a, "-o") && has) {
+            out_path = argv[++i];
+        } else if (!strcmp(a, "-f") && has) {
+            file = argv[++i];
+        } else if (!strcmp(a, "-v")) {
             verbose = true;
-        } else if (!strcmp(argv[i], "-l")) {
+        } else if (!strcmp(a, "-l")) {
             list = true;
+        } else if (!strcmp(a, "-p")) {
+            print = true;
+        } else if (!strcmp(a, "-no-tiles")) {
+            go.tiles = false;
+        } else if (!strcmp(a, "-no-kernels")) {
+            go.kernels = false;
         } else {
-            fprintf(stderr, "usage: linx-difftest [-n COUNT] [-s SEED] [-v] [-l]\n");
+            usage();
             return 2;
         }
     }
-    memset(&g, 0, sizeof(g));
-    g.p = &prog;
-    for (unsigned f = 0; f < LINX_F__COUNT; f++) {
-        if (body_form(f)) {
-            g.forms[g.nforms++] = f;
-            if (list) {
-                printf("%s\n", linx_form(f)->mnemonic);
-            }
-        }
-    }
     if (list) {
+        unsigned forms[LINX_F__COUNT];
+        unsigned n = difftest_body_forms(forms, LINX_F__COUNT);
+        for (unsigned i = 0; i < n; i++) {
+            printf("%s\n", linx_form(forms[i])->mnemonic);
+        }
         return 0;
     }
-    if (!runner_init(&rn[0], LINX_ACCEL_INTERP, false) ||
-        !runner_init(&rn[1], LINX_ACCEL_JIT, false) ||
-        !runner_init(&rn[2], LINX_ACCEL_INTERP, true)) {
+    if (one) {
+        count = 1;
+    }
+    if (!dt || !runner_init(&dt->rn[0], "interp", LINX_ACCEL_INTERP, false) ||
+        !runner_init(&dt->rn[1], "jit", LINX_ACCEL_JIT, false) ||
+        !runner_init(&dt->rn[2], "jit one-insn", LINX_ACCEL_JIT, true)) {
         return 1;
     }
-    for (unsigned i = 0; i < count; i++) {
-        uint64_t seed = seed0 + i;
-        if (!gen_program(&g, seed)) {
-            continue;
+    if (file) {
+        FILE *f = fopen(file, "rb");
+        char *text = calloc(1, 1 << 20);
+        int r;
+        if (!f || !text) {
+            fprintf(stderr, "difftest: cannot read %s\n", file);
+            return 2;
         }
-        for (unsigned k = 0; k < 3; k++) {
-            if (!run_prog(&rn[k], &prog, &res[k])) {
-                return 1;
+        if (fread(text, 1, (1 << 20) - 1, f) == 0) {
+            fprintf(stderr, "difftest: %s is empty\n", file);
+            return 2;
+        }
+        fclose(f);
+        r = check_text(dt, text, seed0, stdout);
+        for (int k = 0; k < 3; k++) {
+            printf("%s: excp %d trapno 0x%" PRIx64 " pc 0x%" PRIx64 " insns %" PRIu64 "\n",
+                   dt->rn[k].name, dt->res[k].excp, dt->res[k].trapno, dt->res[k].pc,
+                   dt->res[k].insn_count);
+        }
+        free(text);
+        printf("difftest: %s: %s\n", file,
+               r < 0 ? "does not assemble" : r ? "the runs disagree" : "the runs agree");
+        return r == 0 ? 0 : 1;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (unsigned long i = 0; i < count; i++) {
+        uint64_t seed = seed0 + i;
+        DtProgram p;
+        char *text;
+        int r;
+
+        if (seconds > 0) {
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+            if ((double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9 > seconds) {
+                break;
             }
         }
-        ran++;
-        traps += (res[0].trapno & 0x3f) != LINX_TRAP_SW_BREAKPOINT;
-        if (!compare("interp vs jit", &res[0], &res[1], true) |
-            !compare("blocks vs one-insn", &res[0], &res[2], false)) {
-            fprintf(stderr, "difftest: mismatch for seed %" PRIu64 " (%zu bytes of code)\n", seed,
-                    prog.len);
-            return 1;
+        difftest_gen(&p, seed, &go);
+        if (!make_assemblable(dt, &p)) {
+            difftest_program_free(&p);
+            status = 1;
+            break;
         }
+        text = difftest_program_text(&p);
+        if (print) {
+            printf("# seed %" PRIu64 "\n%s", seed, text);
+        }
+        r = check_text(dt, text, seed, NULL);
+        free(text);
+        if (r < 0) {
+            fprintf(stderr, "difftest: seed %" PRIu64 ": cannot run the program\n", seed);
+            difftest_program_free(&p);
+            status = 1;
+            break;
+        }
+        ran++;
+        traps += dt->res[0].excp == EXCP_TRAP &&
+                 (dt->res[0].trapno & 0x3f) != LINX_TRAP_SW_BREAKPOINT;
+        tile_traps += dt->res[0].excp == EXCP_TRAP && (dt->res[0].trapno & 0x3f) == 4;
         if (verbose) {
-            printf("seed %" PRIu64 ": %zu bytes, %" PRIu64 " insns, trap %u\n", seed, prog.len,
-                   res[0].insn_count, (unsigned)(res[0].trapno & 0x3f));
+            printf("seed %" PRIu64 ": %zu bytes, %" PRIu64 " insns, excp %d trap %u\n", seed,
+                   dt->code_len, dt->res[0].insn_count, dt->res[0].excp,
+                   (unsigned)(dt->res[0].trapno & 0x3f));
+        }
+        if (r == 1) {
+            char name[64];
+            FILE *f;
+            fprintf(stderr, "difftest: seed %" PRIu64 ": the runs disagree; minimising...\n",
+                    seed);
+            minimise(dt, &p, seed);
+            text = difftest_program_text(&p);
+            check_text(dt, text, seed, stderr);
+            snprintf(name, sizeof(name), "difftest-fail-%" PRIu64 ".s", seed);
+            f = fopen(out_path ? out_path : name, "w");
+            if (f) {
+                fputs(text, f);
+                fclose(f);
+            }
+            fprintf(stderr, "difftest: minimised program (%s; reproduce with -seed %" PRIu64
+                            "):\n%s", out_path ? out_path : name, seed, text);
+            free(text);
+            difftest_program_free(&p);
+            status = 1;
+            break;
+        }
+        difftest_program_free(&p);
+    }
+    if (!status) {
+        printf("difftest: %lu programs agree under interp, jit and jit one-insn "
+               "(%lu ended in a fault, %lu of them illegal-instruction/parameter traps)\n",
+               ran, traps, tile_traps);
+        if (ran == 0) {
+            fprintf(stderr, "difftest: no program ran\n");
+            status = 1;
         }
     }
     for (unsigned k = 0; k < 3; k++) {
-        runner_free(&rn[k]);
+        runner_free(&dt->rn[k]);
     }
-    printf("difftest: %u programs agree (%u of them ended in a fault), %u forms\n",
-           ran, traps, g.nforms);
-    return 0;
+    free(dt->code);
+    free(dt);
+    return status;
 }
