@@ -363,7 +363,10 @@ const ElfSection *elf_file_section_by_name(const ElfFile *ef, const char *name)
 
 const uint8_t *elf_file_section_data(const ElfFile *ef, const ElfSection *s)
 {
-    if (s->type == ELF_SHT_NOBITS || s->size == 0) {
+    /* NULL and NOBITS sections have no bytes in the file (the parser does
+     * not check their offset and size: a NULL one may claim any). */
+    if (s->type == ELF_SHT_NOBITS || s->type == ELF_SHT_NULL || s->size == 0 ||
+        s->offset > ef->size || s->size > ef->size - s->offset) {
         return NULL;
     }
     return ef->data + s->offset;

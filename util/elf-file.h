@@ -121,7 +121,8 @@ void elf_file_close(ElfFile *ef);
 
 const ElfSection *elf_file_section_by_name(const ElfFile *ef, const char *name);
 
-/* Bytes of a section (NULL for NOBITS or empty sections). */
+/* Bytes of a section (NULL for NULL, NOBITS or empty sections, and for a
+ * range outside the file). */
 const uint8_t *elf_file_section_data(const ElfFile *ef, const ElfSection *s);
 
 /* The LinxISA relocation type @type as its R_LINX_* name, or NULL
