@@ -3,7 +3,10 @@
 # N skipped" at the end and exits non-zero on any failure.
 #
 #   tests/run-all.sh              all suites in ./build (configured if needed)
-#   tests/run-all.sh --sanitize   unit tests in ./build-asan under ASan+UBSan
+#   tests/run-all.sh --sanitize   all suites in ./build-asan under ASan+UBSan
+#                                 (leaks included; configured with clang and
+#                                 libFuzzer when available: tests/fuzz/run.sh
+#                                 then uses the same build)
 #   tests/run-all.sh --suite S    only meson suite S (unit, guest, functional,
 #                                 optest, fuzz; an unknown S is an error)
 #
@@ -31,7 +34,7 @@ done
 
 if [ ! -f "$builddir/build.ninja" ]; then
     if [ "$sanitize" = yes ]; then
-        ./configure --builddir="$builddir" --sanitize --debug
+        ./configure --builddir="$builddir" --sanitize
     else
         ./configure --builddir="$builddir"
     fi
@@ -50,16 +53,17 @@ while [ $# -gt 0 ]; do
 done
 rm -f "$builddir/meson-logs/testlog.json" "$builddir"/meson-logs/optest-*.json
 
-if [ "$sanitize" = yes ] && [ -z "$suites" ]; then
-    suites="--suite unit"
-fi
-
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 status=0
+multiplier=1
+if [ "$sanitize" = yes ]; then
+    multiplier=4 # instrumented code is slower
+fi
 # shellcheck disable=SC2086
-meson test -C "$builddir" --print-errorlogs --num-processes 2 $suites || status=$?
+meson test -C "$builddir" --print-errorlogs --num-processes 2 --timeout-multiplier $multiplier \
+    $suites || status=$?
 
 python3 - "$builddir/meson-logs/testlog.json" "$builddir" <<'PY' || status=1
 import glob, json, os, sys
