@@ -147,11 +147,13 @@ ULOOP(f64_sqrt, double, d_canon(sqrt(a)))
 ULOOP(f64_recip, double, d_canon(1.0 / a))
 
 /* Integers: wrap; division by 0 and MIN / -1 give 0; shifts by the width
- * or more give 0 (sign fill for signed right shifts). */
+ * or more give 0 (sign fill for signed right shifts).  Products are formed
+ * in uint64_t: 16-bit operands promote to int, whose product overflows
+ * (undefined behaviour; UBSan found it in test-tepl). */
 #define INT_LOOPS(p, T, UT, SIGNED)                                                          \
     LOOPS(p##_add, T, (T)((UT)a + (UT)b))                                                   \
     LOOPS(p##_sub, T, (T)((UT)a - (UT)b))                                                   \
-    LOOPS(p##_mul, T, (T)((UT)a * (UT)b))                                                   \
+    LOOPS(p##_mul, T, (T)((uint64_t)(UT)a * (UT)b))                                         \
     LOOPS(p##_div, T, (b == 0 || (SIGNED && b == (T)-1 && a == (T)((UT)1 << (8 * sizeof(T) - 1)))) \
                           ? (T)0 : (T)(a / b))                                              \
     LOOPS(p##_max, T, a > b ? a : b)                                                        \
@@ -163,7 +165,7 @@ ULOOP(f64_recip, double, d_canon(1.0 / a))
     LOOPS(p##_shr, T, (UT)b >= 8 * sizeof(T)                                                 \
                           ? (T)((SIGNED && ((UT)a >> (8 * sizeof(T) - 1))) ? (UT)-1 : (UT)0) \
                           : (T)(a >> (UT)b))                                                \
-    LOOPS(p##_prelu, T, a > 0 ? a : (T)((UT)a * (UT)b))                                     \
+    LOOPS(p##_prelu, T, a > 0 ? a : (T)((uint64_t)(UT)a * (UT)b))                           \
     ULOOP(p##_relu, T, a > 0 ? a : (T)0)
 
 INT_LOOPS(s8, int8_t, uint8_t, 1)
