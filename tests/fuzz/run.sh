@@ -20,7 +20,7 @@
 #
 # A target that finds a crash, a leak, a hang (-timeout) or a broken
 # invariant fails the run; its reproducer is left as crash-*/leak-*/
-# timeout-* in its work directory.  Committing it to
+# timeout-* in $FUZZ_DIR/NAME/run/.  Committing it to
 # tests/fuzz/corpus/NAME/ makes it a regression test of the normal suite.
 # Prints "SKIP" and exits 0 when clang or libFuzzer is not available; ends
 # with "N passed, N failed, N skipped".
@@ -177,16 +177,19 @@ for t in $targets fuzz-optest difftest; do
         continue
     fi
     exe=$build/tests/fuzz/$t-libfuzzer
-    # fuzz-syscall works in a sandbox rooted at its work directory: the
-    # corpus and the artifacts are named relative to it.
-    corpus=$twork/corpus
+    # Each target runs in $twork/run with its corpus and reproducers there,
+    # named relative to it: fuzz-syscall's sandbox is that directory (it
+    # chroot()s into it and clears what the guest leaves), so the log
+    # stays outside.
+    run=$twork/run
+    corpus=$run/corpus
     mkdir -p "$corpus"
     seed "$t" "$corpus"
     max_len=8192
     case $t in fuzz-elf-user|fuzz-elf-virt|fuzz-objdump) max_len=400000 ;; esac
     echo "fuzz: running $t for ${seconds}s"
-    rm -f "$twork"/crash-* "$twork"/leak-* "$twork"/timeout-* "$twork"/oom-*
-    (cd "$twork" && LINX_FUZZ_SANDBOX=$twork "$exe" corpus -max_total_time="$seconds" \
+    rm -f "$run"/crash-* "$run"/leak-* "$run"/timeout-* "$run"/oom-*
+    (cd "$run" && LINX_FUZZ_SANDBOX=$run "$exe" corpus -max_total_time="$seconds" \
         -timeout=20 -rss_limit_mb=4096 -max_len=$max_len -artifact_prefix=./ \
         -print_final_stats=1 >"$twork/log" 2>&1)
     rc=$?
@@ -198,7 +201,7 @@ for t in $targets fuzz-optest difftest; do
         passed=$((passed + 1))
     else
         echo "fuzz: FAIL: $t found a problem (status $rc); see $twork/log"
-        ls "$twork" | grep -E '^(crash|leak|timeout|oom)-' | sed "s|^|  reproducer: $twork/|"
+        ls "$run" | grep -E '^(crash|leak|timeout|oom)-' | sed "s|^|  reproducer: $run/|"
         grep -E 'ERROR|invariant broken|SUMMARY' "$twork/log" | head -5
         failed=$((failed + 1))
     fi
