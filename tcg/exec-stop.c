@@ -18,15 +18,15 @@ struct LinxStopWatch {
     pthread_t thread;
     pthread_t cpu_thread;
     bool started;
-    sigset_t stop_set;         /* SIGINT, SIGTERM */
-    sigset_t saved_mask;       /* of the thread that created the watch */
+    sigset_t stop_set;   /* SIGINT, SIGTERM */
+    sigset_t saved_mask; /* of the thread that created the watch */
     struct sigaction saved_kick;
     unsigned long timeout_ms;
-    struct timespec deadline;  /* CLOCK_MONOTONIC */
-    int *exit_request;         /* the CPU's (atomic access) */
-    int flag;                  /* LINX_STOP_* (atomic) */
-    int signo;                 /* atomic */
-    int quit;                  /* atomic: finish() asks the watcher to go */
+    struct timespec deadline; /* CLOCK_MONOTONIC */
+    int *exit_request;        /* the CPU's (atomic access) */
+    int flag;                 /* LINX_STOP_* (atomic) */
+    int signo;                /* atomic */
+    int quit;                 /* atomic: finish() asks the watcher to go */
 };
 
 static const int no_stop = LINX_STOP_NONE;

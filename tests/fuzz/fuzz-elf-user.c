@@ -136,8 +136,8 @@ static size_t good_elf(uint8_t *b)
     put(b, 16, ELF_ET_EXEC, 2);
     put(b, 18, EM_LINXISA, 2);
     put(b, 20, 1, 4);
-    put(b, 24, 0x10100, 8);   /* entry */
-    put(b, 32, 64, 8);        /* phoff */
+    put(b, 24, 0x10100, 8); /* entry */
+    put(b, 32, 64, 8);      /* phoff */
     put(b, 52, 64, 2);
     put(b, 54, 56, 2);
     put(b, 56, 2, 2);
@@ -170,13 +170,20 @@ static size_t good_elf(uint8_t *b)
 
 long fuzz_generated(long count)
 {
-    static const uint64_t edges[] = { 0, 1, 0xfff, 0x1000, 0x7fffffff, 0xffffffff,
-                                      UINT64_C(0x7fffffffffff), UINT64_C(0x800000000000),
-                                      UINT64_C(0xfffffffffffff000), UINT64_MAX };
+    static const uint64_t edges[] = { 0,
+                                      1,
+                                      0xfff,
+                                      0x1000,
+                                      0x7fffffff,
+                                      0xffffffff,
+                                      UINT64_C(0x7fffffffffff),
+                                      UINT64_C(0x800000000000),
+                                      UINT64_C(0xfffffffffffff000),
+                                      UINT64_MAX };
     /* Header and program-header fields: offset, size. */
     static const uint8_t fields[][2] = {
-        { 4, 1 },  { 5, 1 },  { 16, 2 }, { 18, 2 }, { 24, 8 }, { 32, 8 },  { 52, 2 },
-        { 54, 2 }, { 56, 2 }, { 64, 4 }, { 68, 4 }, { 72, 8 }, { 80, 8 },  { 96, 8 },
+        { 4, 1 },   { 5, 1 },   { 16, 2 },  { 18, 2 },  { 24, 8 },  { 32, 8 },  { 52, 2 },
+        { 54, 2 },  { 56, 2 },  { 64, 4 },  { 68, 4 },  { 72, 8 },  { 80, 8 },  { 96, 8 },
         { 104, 8 }, { 112, 8 }, { 120, 4 }, { 128, 8 }, { 136, 8 }, { 152, 8 }, { 160, 8 },
     };
     static uint8_t buf[GEN_MAX];

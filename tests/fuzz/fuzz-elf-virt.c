@@ -35,11 +35,11 @@ const char fuzz_target_name[] = "fuzz-elf-virt";
 typedef struct VirtFuzz {
     LinxExecContext *ec[2]; /* JIT, interpreter */
     CPULinxState *env;
-    int fd;                 /* memfd the input is written to */
+    int fd; /* memfd the input is written to */
     char path[64];
 } VirtFuzz;
 
-static VirtFuzz vf; /* one per process: the harness's set-up */
+static VirtFuzz vf;                       /* one per process: the harness's set-up */
 static long n_loaded, n_refused, n_insns; /* generated-mode statistics */
 
 int LLVMFuzzerInitialize(int *argc, char **argv[])
@@ -163,8 +163,11 @@ long fuzz_generated(long count)
     enum { N = sizeof(programs) / sizeof(programs[0]), CAP = 1 << 16 };
     static uint8_t base[2 * N][CAP], buf[CAP];
     static size_t base_len[2 * N];
-    static const uint64_t edges[] = { 0, 1, 0xffff, 0x10000, 0x10000000, 0x7fffffff,
-                                      0xffffffff, UINT64_C(0xfffffffffffff000), UINT64_MAX };
+    static const uint64_t edges[] = { 0,          1,
+                                      0xffff,     0x10000,
+                                      0x10000000, 0x7fffffff,
+                                      0xffffffff, UINT64_C(0xfffffffffffff000),
+                                      UINT64_MAX };
     FuzzRng r = { 0x2545f4914f6cdd1dull };
 
     for (unsigned i = 0; i < 2 * N; i++) {

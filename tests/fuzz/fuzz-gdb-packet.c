@@ -50,7 +50,7 @@ typedef struct GdbFuzz {
     size_t g_len; /* hex digits of a 'g' reply on a fresh stub */
 } GdbFuzz;
 
-static GdbFuzz gf; /* the harness's one-time set-up */
+static GdbFuzz gf;            /* the harness's one-time set-up */
 static long n_alive, n_ended; /* generated-mode statistics */
 
 typedef struct Session {
@@ -83,8 +83,8 @@ static void session_open(Session *ss)
     if (!ss->gm || !guest_mem_map(ss->gm, CODE_BASE, CODE_SIZE, GM_PROT_ALL, false) ||
         !guest_mem_map(ss->gm, STACK_BASE, STACK_SIZE, GM_PROT_READ | GM_PROT_WRITE, false) ||
         guest_mem_debug_rw(ss->gm, CODE_BASE, gf.text, gf.text_len, true) != GM_OK ||
-        (gf.data_len && guest_mem_debug_rw(ss->gm, gf.data_addr, gf.data, gf.data_len, true) !=
-                            GM_OK)) {
+        (gf.data_len &&
+         guest_mem_debug_rw(ss->gm, gf.data_addr, gf.data, gf.data_len, true) != GM_OK)) {
         abort();
     }
     ss->env = calloc(1, sizeof(*ss->env));
@@ -260,14 +260,52 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 /* ---- generated inputs ------------------------------------------------------- */
 
 static const char *const packets[] = {
-    "?", "g", "G", "p18", "p0", "pfff", "P2=0100000000000000", "P18=0000010000000000",
-    "m10000,10", "m0,8", "mffffffffffffffff,10", "M10000,2:0008", "M100000,4:deadbeef",
-    "X10000,0:", "Z0,10004,2", "z0,10004,2", "Z1,10000,2", "Z2,100000,8", "z2,100000,8",
-    "Z2,0,99999", "qSupported:swbreak+;hwbreak+", "qXfer:features:read:target.xml:0,100",
-    "qXfer:features:read:nosuch.xml:0,10", "qRcmd,74696c6573", "qRcmd,74696c6520742331",
-    "qRcmd,737372203078316630312030783830", "qAttached", "qfThreadInfo", "qsThreadInfo",
-    "qC", "Hg0", "Hc-1", "T1", "vCont?", "vMustReplyEmpty", "QStartNoAckMode", "qOffsets",
-    "qSymbol::", "qTStatus", "s", "c", "C05", "vCont;c", "x10000,8", "D", "k",
+    "?",
+    "g",
+    "G",
+    "p18",
+    "p0",
+    "pfff",
+    "P2=0100000000000000",
+    "P18=0000010000000000",
+    "m10000,10",
+    "m0,8",
+    "mffffffffffffffff,10",
+    "M10000,2:0008",
+    "M100000,4:deadbeef",
+    "X10000,0:",
+    "Z0,10004,2",
+    "z0,10004,2",
+    "Z1,10000,2",
+    "Z2,100000,8",
+    "z2,100000,8",
+    "Z2,0,99999",
+    "qSupported:swbreak+;hwbreak+",
+    "qXfer:features:read:target.xml:0,100",
+    "qXfer:features:read:nosuch.xml:0,10",
+    "qRcmd,74696c6573",
+    "qRcmd,74696c6520742331",
+    "qRcmd,737372203078316630312030783830",
+    "qAttached",
+    "qfThreadInfo",
+    "qsThreadInfo",
+    "qC",
+    "Hg0",
+    "Hc-1",
+    "T1",
+    "vCont?",
+    "vMustReplyEmpty",
+    "QStartNoAckMode",
+    "qOffsets",
+    "qSymbol::",
+    "qTStatus",
+    "s",
+    "c",
+    "C05",
+    "vCont;c",
+    "x10000,8",
+    "D",
+    "k",
 };
 
 long fuzz_generated(long count)

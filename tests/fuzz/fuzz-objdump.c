@@ -123,8 +123,7 @@ long fuzz_generated(long count)
         o.format = k ? LINX_AS_FMT_REL : LINX_AS_FMT_EXEC;
         as = linx_as_new(&o);
         linx_as_add_source(as, "p.s", program, strlen(program));
-        if (!linx_as_assemble(as) || !linx_as_output(as, &img, &base_len[k]) ||
-            base_len[k] > CAP) {
+        if (!linx_as_assemble(as) || !linx_as_output(as, &img, &base_len[k]) || base_len[k] > CAP) {
             fprintf(stderr, "%s: the built-in program does not assemble:\n%s", fuzz_target_name,
                     linx_as_diagnostics(as));
             abort();

@@ -116,22 +116,22 @@ typedef struct SyscallFuzz {
     char sentinel[PATH_MAX + 16]; /* host path, outside the sandbox */
 } SyscallFuzz;
 
-static SyscallFuzz sf; /* the harness's set-up */
+static SyscallFuzz sf;              /* the harness's set-up */
 static long n_calls, n_ok, n_errno; /* generated-mode statistics */
 
 /* System calls with a handler (asm-generic numbers), most of them with
  * host effects; others get -ENOSYS, which random numbers reach too. */
 static const uint16_t implemented[] = {
-    17, 23, 24, 25, 29, 34, 35, 46, 48, 49, 50, 56, 57, 59, 61, 62, 63, 64, 65, 66, 67, 68,
-    73, 78, 79, 80, 82, 93, 94, 96, 98, 99, 101, 113, 114, 115, 124, 129, 130, 131, 132,
-    134, 135, 136, 139, 160, 163, 164, 166, 169, 172, 173, 174, 175, 176, 177, 178, 214,
-    215, 216, 222, 226, 233, 259, 261, 276, 278,
+    17,  23,  24,  25,  29,  34,  35,  46,  48,  49,  50,  56,  57,  59,  61,  62,  63,
+    64,  65,  66,  67,  68,  73,  78,  79,  80,  82,  93,  94,  96,  98,  99,  101, 113,
+    114, 115, 124, 129, 130, 131, 132, 134, 135, 136, 139, 160, 163, 164, 166, 169, 172,
+    173, 174, 175, 176, 177, 178, 214, 215, 216, 222, 226, 233, 259, 261, 276, 278,
 };
 
 static const char *const paths[] = {
-    "f", "d", "d/g", "link", "esc", "up", "up/up/etc/passwd", "/", "/box", "/box/f", ".",
-    "..", "../..", "/etc/passwd", "/dev/null", "/proc/self/mem", "new", "d/new", "/new",
-    "", "f/x", "sentinel/s0",
+    "f",    "d",      "d/g",  "link", "esc",   "up",          "up/up/etc/passwd", "/",
+    "/box", "/box/f", ".",    "..",   "../..", "/etc/passwd", "/dev/null",        "/proc/self/mem",
+    "new",  "d/new",  "/new", "",     "f/x",   "sentinel/s0",
 };
 
 /* ---- sandbox ------------------------------------------------------------ */
@@ -183,8 +183,8 @@ static void clean_dir(const char *dir, const char *const *keep)
 /* The guest's working directory, as it is at the start of every input. */
 static void make_box(void)
 {
-    static const char *const keep_root[] = { "box", "corpus", "crash-", "leak-", "timeout-",
-                                             "oom-", "slow-unit-", NULL };
+    static const char *const keep_root[] = { "box",      "corpus", "crash-",     "leak-",
+                                             "timeout-", "oom-",   "slow-unit-", NULL };
     static const char *const keep_none[] = { NULL };
 
     clean_dir("/", keep_root);
@@ -193,8 +193,8 @@ static void make_box(void)
     write_file("/box/f", "file f\n");
     mkdir("/box/d", 0755);
     write_file("/box/d/g", "file g\n");
-    if (symlink("f", "/box/link") || symlink(sf.sentinel, "/box/esc") ||
-        symlink("..", "/box/up") || symlink(sf.sentinel, "/box/sentinel")) {
+    if (symlink("f", "/box/link") || symlink(sf.sentinel, "/box/esc") || symlink("..", "/box/up") ||
+        symlink(sf.sentinel, "/box/sentinel")) {
         fprintf(stderr, "%s: cannot make the box: %s\n", fuzz_target_name, strerror(errno));
         exit(1);
     }
@@ -348,7 +348,8 @@ int LLVMFuzzerInitialize(int *argc, char **argv[])
     fflush(NULL);
     if (!enter_namespaces()) {
         printf("%s: SKIP: no sandbox: cannot create namespaces (%s); needs root or user "
-               "namespaces\n", fuzz_target_name, strerror(errno));
+               "namespaces\n",
+               fuzz_target_name, strerror(errno));
         nftw(sf.sentinel, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
         if (temp_root) {
             rmdir(temp_root);
@@ -433,8 +434,8 @@ static bool next_call(FuzzReader *in, const int64_t *last_fd, Call *c)
             c->a[i] = BUF_BASE + fuzz_u64(in, 2) % BUF_SIZE;
             break;
         case 3:
-            c->a[i] = BUF_BASE + BUF_SIZE - 0x1000 + 64 * (fuzz_u8(in) % (sizeof(paths) /
-                                                                          sizeof(paths[0])));
+            c->a[i] = BUF_BASE + BUF_SIZE - 0x1000 +
+                      64 * (fuzz_u8(in) % (sizeof(paths) / sizeof(paths[0])));
             break;
         case 4:
             c->a[i] = k & 0x80 ? (uint64_t)(int64_t)-100 : (uint64_t)*last_fd;
@@ -443,9 +444,14 @@ static bool next_call(FuzzReader *in, const int64_t *last_fd, Call *c)
             c->a[i] = fuzz_u64(in, 2);
             break;
         case 6: {
-            static const uint64_t wild[] = { 0, 1, UINT64_MAX, UINT64_C(0x7ffffffff000),
-                                             BUF_BASE + BUF_SIZE - 1, BUF_BASE - 1,
-                                             UINT64_C(1) << 47, UINT64_C(0xffff800000000000) };
+            static const uint64_t wild[] = { 0,
+                                             1,
+                                             UINT64_MAX,
+                                             UINT64_C(0x7ffffffff000),
+                                             BUF_BASE + BUF_SIZE - 1,
+                                             BUF_BASE - 1,
+                                             UINT64_C(1) << 47,
+                                             UINT64_C(0xffff800000000000) };
             c->a[i] = wild[fuzz_u8(in) % 8];
             break;
         }
@@ -555,8 +561,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (unsigned i = 0; i < sf.nreserved; i++) {
         struct stat st;
         if (fstat(sf.reserved[i], &st) != 0 || st.st_ino != sf.reserved_ino[i]) {
-            fuzz_fail(data, size, "the guest changed the harness's descriptor %d",
-                      sf.reserved[i]);
+            fuzz_fail(data, size, "the guest changed the harness's descriptor %d", sf.reserved[i]);
         }
     }
     close_guest_fds();
@@ -599,8 +604,8 @@ long fuzz_generated(long count)
         }
         LLVMFuzzerTestOneInput(buf, n);
     }
-    printf("%s: %ld system calls, %ld succeeded, %ld returned -errno\n", fuzz_target_name,
-           n_calls, n_ok, n_errno);
+    printf("%s: %ld system calls, %ld succeeded, %ld returned -errno\n", fuzz_target_name, n_calls,
+           n_ok, n_errno);
     if (!n_ok || !n_errno) {
         fuzz_fail(buf, 0, "the generated calls never reach one of the outcomes");
     }

@@ -13,8 +13,14 @@
 #include "target/linx/insn-table.h"
 
 enum {
-    R_ZERO = 0, R_SP = 1, R_A0 = 2, R_RA = 10, R_S8 = 19,
-    R_BASE = 21, R_IDX = 22, R_CNT = 23,
+    R_ZERO = 0,
+    R_SP = 1,
+    R_A0 = 2,
+    R_RA = 10,
+    R_S8 = 19,
+    R_BASE = 21,
+    R_IDX = 22,
+    R_CNT = 23,
 };
 
 typedef struct Rng {
@@ -243,15 +249,15 @@ static int64_t rand_imm(Rng *r, const LinxFormField *f)
 
 static int64_t rand_src(Rng *r)
 {
-    static const int8_t pool[] = { 0, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17, 18, 19,
-                                   24, 25, 26, 27, 28, 29, 30, 31, 21, 22 };
+    static const int8_t pool[] = { 0,  2,  3,  4,  5,  6,  7,  8,  9,  11, 12, 13, 14, 15,
+                                   16, 17, 18, 19, 24, 25, 26, 27, 28, 29, 30, 31, 21, 22 };
     return pool[rndn(r, sizeof(pool))];
 }
 
 static int64_t rand_dst(Rng *r)
 {
-    static const int8_t pool[] = { 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17, 18, 19,
-                                   30, 31, 31, 30, 0, 25 };
+    static const int8_t pool[] = { 2,  3,  4,  5,  6,  7,  8,  9,  11, 12, 13, 14,
+                                   15, 16, 17, 18, 19, 30, 31, 31, 30, 0,  25 };
     return pool[rndn(r, sizeof(pool))];
 }
 
@@ -260,16 +266,18 @@ static bool rand_insn(Rng *r, unsigned form, uint64_t *packed)
 {
     const LinxFormInfo *fi = linx_form(form);
     const LinxFormField *fl = linx_form_fields(form);
-    unsigned size = (fi->uop == LINX_UOP_AGU || fi->uop == LINX_UOP_AMO) ? mem_size(fi->mnemonic) : 0;
+    unsigned size =
+        (fi->uop == LINX_UOP_AGU || fi->uop == LINX_UOP_AMO) ? mem_size(fi->mnemonic) : 0;
     bool mem = size != 0;
     bool store_imm_base_r = false;
 
     *packed = fi->match;
     if (mem) {
-        store_imm_base_r = fi->mnemonic[strncmp(fi->mnemonic, "HL.", 3) ? 0 : 3] == 'S' &&
-                           (find_field(form, LINX_FLD_simm12) || find_field(form, LINX_FLD_simm22) ||
-                            find_field(form, LINX_FLD_simm17)) &&
-                           !find_field(form, LINX_FLD_SrcRType);
+        store_imm_base_r =
+            fi->mnemonic[strncmp(fi->mnemonic, "HL.", 3) ? 0 : 3] == 'S' &&
+            (find_field(form, LINX_FLD_simm12) || find_field(form, LINX_FLD_simm22) ||
+             find_field(form, LINX_FLD_simm17)) &&
+            !find_field(form, LINX_FLD_SrcRType);
     }
     for (unsigned i = 0; i < fi->field_count; i++) {
         const LinxFormField *f = &fl[i];
@@ -391,8 +399,8 @@ static void emit_li(Gen *g, unsigned reg, int64_t v)
 static void emit_setc(Gen *g)
 {
     static const unsigned setc[] = {
-        LINX_F_SETC_EQ, LINX_F_SETC_NE, LINX_F_SETC_LT, LINX_F_SETC_GE, LINX_F_SETC_LTU,
-        LINX_F_SETC_GEU, LINX_F_SETC_AND, LINX_F_SETC_OR, LINX_F_SETC_EQI, LINX_F_SETC_LTUI,
+        LINX_F_SETC_EQ,     LINX_F_SETC_NE,   LINX_F_SETC_LT,   LINX_F_SETC_GE,  LINX_F_SETC_LTU,
+        LINX_F_SETC_GEU,    LINX_F_SETC_AND,  LINX_F_SETC_OR,   LINX_F_SETC_EQI, LINX_F_SETC_LTUI,
         LINX_F_HL_SETC_NEI, LINX_F_C_SETC_EQ, LINX_F_C_SETC_NE,
     };
     uint64_t packed;
@@ -472,8 +480,8 @@ static void emit_tile_block(Gen *g)
 
 static void ksrc(Gen *g, char *out, size_t cap)
 {
-    static const char *const src[] = { "vt#1", "vt#2", "vu#1", "vu#2", "ri0", "ri1", "lc0",
-                                       "zero", "t#1", "vm#1" };
+    static const char *const src[] = { "vt#1", "vt#2", "vu#1", "vu#2", "ri0",
+                                       "ri1",  "lc0",  "zero", "t#1",  "vm#1" };
     static const char *const ty[] = { ".ud", ".sd", ".uw", ".sw", ".uh", ".sh", ".ub", ".sb" };
 
     snprintf(out, cap, "%s%s", src[rndn(&g->rng, 10)], ty[rndn(&g->rng, 8)]);
@@ -481,15 +489,14 @@ static void ksrc(Gen *g, char *out, size_t cap)
 
 static const char *kdst(Gen *g)
 {
-    static const char *const d[] = { "->vt.d", "->vu.w", "->vm.d", "->vt.sw", "->vu.sh",
-                                     "->vn.d" };
+    static const char *const d[] = { "->vt.d", "->vu.w", "->vm.d", "->vt.sw", "->vu.sh", "->vn.d" };
     return d[rndn(&g->rng, 6)];
 }
 
 static void kernel_op(Gen *g)
 {
-    static const char *const rr[] = { "add", "sub", "and", "or", "xor", "sll", "srl", "sra",
-                                      "mul", "max", "min" };
+    static const char *const rr[] = { "add", "sub", "and", "or",  "xor", "sll",
+                                      "srl", "sra", "mul", "max", "min" };
     static const char *const cmp[] = { "eq", "ne", "lt", "ge", "ltu", "geu" };
     char a[32], b[32], c[32];
     Rng *r = &g->rng;
@@ -498,7 +505,9 @@ static void kernel_op(Gen *g)
     ksrc(g, b, sizeof(b));
     ksrc(g, c, sizeof(c));
     switch (rndn(r, 9)) {
-    case 0: case 1: case 2:
+    case 0:
+    case 1:
+    case 2:
         line(g, "    v.%s %s, %s, %s", rr[rndn(r, 11)], a, b, kdst(g));
         break;
     case 3:

@@ -39,7 +39,7 @@
 
 typedef struct DtProgram {
     char **line;
-    bool *keep;  /* the minimiser's mask: false = left out */
+    bool *keep; /* the minimiser's mask: false = left out */
     unsigned n, cap;
 } DtProgram;
 

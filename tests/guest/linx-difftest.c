@@ -171,13 +171,13 @@ static unsigned compare(const char *what, const Result *a, const Result *b, FILE
 {
     unsigned diffs = 0;
 
-#define CMP(field)                                                                          \
-    if (a->field != b->field) {                                                            \
-        if (out) {                                                                         \
-            fprintf(out, "  %s: " #field " 0x%" PRIx64 " vs 0x%" PRIx64 "\n", what,          \
-                    (uint64_t)a->field, (uint64_t)b->field);                               \
-        }                                                                                  \
-        diffs++;                                                                           \
+#define CMP(field)                                                                                 \
+    if (a->field != b->field) {                                                                    \
+        if (out) {                                                                                 \
+            fprintf(out, "  %s: " #field " 0x%" PRIx64 " vs 0x%" PRIx64 "\n", what,                \
+                    (uint64_t)a->field, (uint64_t)b->field);                                       \
+        }                                                                                          \
+        diffs++;                                                                                   \
     }
     CMP(excp);
     CMP(trapno);
@@ -390,7 +390,9 @@ int main(int argc, char **argv)
         }
         free(text);
         printf("difftest: %s: %s\n", file,
-               r < 0 ? "does not assemble" : r ? "the runs disagree" : "the runs agree");
+               r < 0 ? "does not assemble"
+               : r   ? "the runs disagree"
+                     : "the runs agree");
         return r == 0 ? 0 : 1;
     }
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -425,8 +427,8 @@ int main(int argc, char **argv)
             break;
         }
         ran++;
-        traps += dt->res[0].excp == EXCP_TRAP &&
-                 (dt->res[0].trapno & 0x3f) != LINX_TRAP_SW_BREAKPOINT;
+        traps +=
+            dt->res[0].excp == EXCP_TRAP && (dt->res[0].trapno & 0x3f) != LINX_TRAP_SW_BREAKPOINT;
         tile_traps += dt->res[0].excp == EXCP_TRAP && (dt->res[0].trapno & 0x3f) == 4;
         if (verbose) {
             printf("seed %" PRIu64 ": %zu bytes, %" PRIu64 " insns, excp %d trap %u\n", seed,
@@ -436,8 +438,7 @@ int main(int argc, char **argv)
         if (r == 1) {
             char name[64];
             FILE *f;
-            fprintf(stderr, "difftest: seed %" PRIu64 ": the runs disagree; minimising...\n",
-                    seed);
+            fprintf(stderr, "difftest: seed %" PRIu64 ": the runs disagree; minimising...\n", seed);
             minimise(dt, &p, seed);
             text = difftest_program_text(&p);
             check_text(dt, text, seed, stderr);
@@ -447,8 +448,9 @@ int main(int argc, char **argv)
                 fputs(text, f);
                 fclose(f);
             }
-            fprintf(stderr, "difftest: minimised program (%s; reproduce with -seed %" PRIu64
-                            "):\n%s", out_path ? out_path : name, seed, text);
+            fprintf(stderr,
+                    "difftest: minimised program (%s; reproduce with -seed %" PRIu64 "):\n%s",
+                    out_path ? out_path : name, seed, text);
             free(text);
             difftest_program_free(&p);
             status = 1;

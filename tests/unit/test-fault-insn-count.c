@@ -23,15 +23,15 @@
 
 typedef struct Case {
     const char *what;
-    const char *body;   /* after "C.BSTART.STD"; faults at its last instruction */
-    uint64_t retired;   /* instructions before the fault */
+    const char *body; /* after "C.BSTART.STD"; faults at its last instruction */
+    uint64_t retired; /* instructions before the fault */
     unsigned trapnum;
 } Case;
 
 static const Case cases[] = {
     { "load first", "    ldi [zero, 0], ->s0\n", 1, LINX_TRAP_DATA_PAGE_FAULT },
-    { "load third", "    addi zero, 1, ->a0\n    addi zero, 2, ->a1\n    ldi [zero, 0], ->s0\n",
-      3, LINX_TRAP_DATA_PAGE_FAULT },
+    { "load third", "    addi zero, 1, ->a0\n    addi zero, 2, ->a1\n    ldi [zero, 0], ->s0\n", 3,
+      LINX_TRAP_DATA_PAGE_FAULT },
     { "store", "    addi zero, 1, ->a0\n    sdi a0, [zero, 8]\n", 2, LINX_TRAP_DATA_PAGE_FAULT },
     { "misaligned", "    addtpc _start, ->a2\n    addi a0, 1, ->a0\n    lwi.u [a2, 1], ->s0\n", 3,
       LINX_TRAP_DATA_ALIGN_FAULT },
@@ -48,18 +48,17 @@ static void run_case(const Case *c, LinxAccel accel, bool one_insn)
 
     snprintf(src, sizeof(src),
              "    .text\n    .globl _start\n_start:\n    C.BSTART.STD\n%s    ebreak 0\n"
-             "    C.BSTOP\n", c->body);
+             "    C.BSTOP\n",
+             c->body);
     linx_exec_options_init(&eo);
     eo.accel = accel;
     eo.one_insn_per_tb = one_insn;
     krig_start_opts(&r, src, &eo, false);
     krig_run(&r);
-    if (r.excp != EXCP_TRAP || krig_trapnum(&r) != c->trapnum ||
-        r.env->insn_count != c->retired) {
+    if (r.excp != EXCP_TRAP || krig_trapnum(&r) != c->trapnum || r.env->insn_count != c->retired) {
         fail_msg("%s (%s%s): excp %d trap %u, insn_count %llu, expected trap %u after %llu",
-                 c->what, accel == LINX_ACCEL_JIT ? "jit" : "interp",
-                 one_insn ? " one-insn" : "", r.excp, krig_trapnum(&r),
-                 (unsigned long long)r.env->insn_count, c->trapnum,
+                 c->what, accel == LINX_ACCEL_JIT ? "jit" : "interp", one_insn ? " one-insn" : "",
+                 r.excp, krig_trapnum(&r), (unsigned long long)r.env->insn_count, c->trapnum,
                  (unsigned long long)c->retired);
     }
     /* The instructions before it did retire. */
