@@ -1,8 +1,9 @@
 /*
  * Fuzz target for linx-objdump on arbitrary files: the tool's own code
- * (tools/linx-objdump.c, its main() renamed) runs on each input written
- * to a file, three ways: `-d FILE`, `-d -M legacy FILE` and
- * `--hex-file FILE`.
+ * (tools/linx-objdump/, its main() renamed) runs on each input written to
+ * a file, four ways: `-d FILE`, `-x -D FILE` (every header, symbol,
+ * relocation and section dump and the disassembly of every section),
+ * `-d -M legacy FILE` and `--hex-file FILE`.
  *
  * Invariants:
  *  - the exit status is 0 or 1 (bad input), never anything else, and the
@@ -22,9 +23,10 @@
 #include "linx-as.h"
 #include "util/elf-file.h"
 
-/* The tool itself, with its main() under another name. */
+/* The tool itself, with its main() under another name (its other files
+ * are linked in: tests/fuzz/meson.build). */
 #define main linx_objdump_main
-#include "tools/linx-objdump.c"
+#include "tools/linx-objdump/main.c"
 #undef main
 
 const char fuzz_target_name[] = "fuzz-objdump";
@@ -90,6 +92,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_fail(data, size, "a LinxISA ELF file util/elf-file accepts was refused by -d");
     }
     rc == 0 ? n_listed++ : n_refused++;
+    rc = run_tool("-x", "-D", input_path);
+    if (rc != 0 && rc != EXIT_BAD_INPUT) {
+        fuzz_fail(data, size, "-x -D exit status %d", rc);
+    }
     rc = run_tool("-d", "-Mlegacy", input_path);
     if (rc != 0 && rc != EXIT_BAD_INPUT) {
         fuzz_fail(data, size, "-d -M legacy exit status %d", rc);
