@@ -127,7 +127,7 @@ PY
     fuzz-elf-user)
         seed_files "$corpus" "$shared"/guest/linux-user/* "$build"/tests/guest/user/user-exit42 ;;
     fuzz-elf-virt)
-        seed_files "$corpus" "$shared"/guest/baremetal/*.elf "$build"/tools/hello.elf ;;
+        seed_files "$corpus" "$shared"/guest/baremetal/*.elf "$build"/hello.elf "$build"/tools/hello.elf ;;
     fuzz-objdump)
         seed_files "$corpus" "$shared"/guest/baremetal/*.elf "$shared"/guest/linux-user/* ;;
     esac
