@@ -264,8 +264,8 @@ bool elf_file_parse(ElfFile *ef, const void *data, size_t size, const char *what
 
 void elf_file_rel_symbol_addresses(ElfFile *ef)
 {
-    if (ef->type != ELF_ET_REL) {
-        return;
+    if (ef->type != ELF_ET_REL || ef->nsymbols == 0) {
+        return; /* (qsort must not see a NULL array) */
     }
     for (unsigned i = 0; i < ef->nsymbols; i++) {
         ElfSymbol *sym = &ef->symbols[i];
