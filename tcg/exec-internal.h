@@ -107,6 +107,9 @@ void tb_invalidate(LinxExecContext *ec, TranslationBlock *tb);
 /* Unlink every TB now; reclaim memory now if nothing runs, else at the
  * next safe point. */
 void tb_flush_all(LinxExecContext *ec);
+/* Unlink every chained jump and empty the CPUs' jump caches; the TBs
+ * stay translated (the exec loop chains them again as they run). */
+void tb_unchain_all(LinxExecContext *ec);
 /* Reclaim everything (no TB may be running). */
 void tb_flush_now(LinxExecContext *ec);
 /* GuestMemListener callbacks. */

@@ -440,3 +440,24 @@ void tb_flush_all(LinxExecContext *ec)
     }
     ec->flush_pending = true;
 }
+
+void tb_unchain_all(LinxExecContext *ec)
+{
+    for (unsigned i = 0; i < ec->all_tbs->len; i++) {
+        TranslationBlock *tb = g_ptr_array_index(ec->all_tbs, i);
+        for (unsigned k = 0; k < 2; k++) {
+            TranslationBlock *dst = tb->jmp_dest[k];
+            if (dst) {
+                jmp_list_remove(dst, tb, k);
+                tb->jmp_dest[k] = NULL;
+                tb->jmp_list_next[k] = 0;
+                backend_reset_jump(ec, tb, k);
+            }
+        }
+    }
+    /* The JIT's in-line probe follows indirect jumps through the jump
+     * caches without the loop: empty them too. */
+    for (unsigned c = 0; c < ec->ncpus; c++) {
+        memset(ec->cpus[c]->tb_jmp_cache, 0, sizeof(ec->cpus[c]->tb_jmp_cache));
+    }
+}
