@@ -14,14 +14,32 @@
  * (the fpu library's rule); max/min follow maximumNumber/minimumNumber.
  * FP16 and BF16 are computed in float and rounded once: float has at
  * least 2p + 2 bits for both, so the result is the correctly rounded one.
- * Operations without a kernel here (reductions, TEXP, TLOG, TRSQRT,
- * broadcasts, transposes) return false and run on the reference.
+ * TEXP, TLOG and TRSQRT give the reference's bits too: 1/sqrt is the same
+ * two IEEE double operations, rounded once; e^x and ln x come from the
+ * double-precision functions of fpu-fastmath.h, and a result is kept only
+ * when the value widened by their margin rounds the same at both ends
+ * (then the reference's value, which lies in between, rounds to it too),
+ * else the element is computed by the reference's own function.  FP32
+ * runs two elements at a time (the vector forms of fpu-fastmath.h);
+ * FP16 and BF16 one element at a time.
+ * Operations without a kernel here (reductions, broadcasts, transposes)
+ * return false and run on the reference.
  */
 #include <math.h>
 #include <string.h>
 
 #include "hw/linx/tepl.h"
 #include "hw/linx/tile-dtype.h"
+#include "target/linx/fpu/fpu-fastmath.h"
+#include "target/linx/fpu/fpu.h"
+
+/* The bounds of fpu-fastmath.h were measured without contraction; no
+ * errno from sqrt (nothing reads it) lets the loops vectorise. */
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off", "no-math-errno", "no-trapping-math")
+#endif
 
 #define DNAN32 0x7fc00000u
 #define DNAN64 UINT64_C(0x7ff8000000000000)
@@ -146,6 +164,109 @@ ULOOP(f64_relu, double, a > 0 ? a : 0.0)
 ULOOP(f64_sqrt, double, d_canon(sqrt(a)))
 ULOOP(f64_recip, double, d_canon(1.0 / a))
 
+/* ---------------------------------------------------------------------
+ * TEXP, TLOG, TRSQRT
+ * --------------------------------------------------------------------- */
+
+typedef float LinxV2f __attribute__((vector_size(8)));
+
+/* FP32 e^x (@is_log false) or ln x of @n elements, two at a time: the
+ * double result rounded to float where the margin proves it, the
+ * reference's function elsewhere. */
+static inline void f32_trans(float *d, const float *pa, size_t n, bool is_log)
+{
+    for (size_t i0 = 0; i0 < n; i0 += 2) {
+        size_t m = n - i0 < 2 ? n - i0 : 2;
+        LinxV2f xf = { 1.0f, 1.0f }, rf, lof, hif;
+        LinxV2d x, y, mg;
+        LinxV2i in;
+
+        memcpy(&xf, pa + i0, m * sizeof(float));
+        x = __builtin_convertvector(xf, LinxV2d);
+        if (is_log) {
+            in = (x > 0.0) & (x < 0x1p1000); /* finite, positive, not NaN */
+            x = (LinxV2d)(((LinxV2u)in & (LinxV2u)x) | (~(LinxV2u)in & (LinxV2u)linx_v2d(1.0)));
+            y = linx_log_fast2(x);
+        } else {
+            in = (x >= -LINX_EXP_FAST_MAX) & (x <= LINX_EXP_FAST_MAX); /* not NaN */
+            x = (LinxV2d)((LinxV2u)in & (LinxV2u)x); /* +0 outside */
+            y = linx_exp_fast2(x);
+        }
+        mg = (LinxV2d)((LinxV2u)y & UINT64_C(0x7fffffffffffffff)) * LINX_FASTMATH_MARGIN;
+        rf = __builtin_convertvector(y, LinxV2f);
+        lof = __builtin_convertvector(y - mg, LinxV2f);
+        hif = __builtin_convertvector(y + mg, LinxV2f);
+        for (size_t j = 0; j < m; j++) {
+            if (in[j] && lof[j] == hif[j]) {
+                d[i0 + j] = rf[j];
+            } else {
+                uint32_t a, v;
+                memcpy(&a, &pa[i0 + j], 4);
+                if (is_log) {
+                    v = (uint32_t)tepl_log_bits(a, LINX_FP32);
+                } else {
+                    LinxFpEnv fe;
+                    linx_fpenv_init(&fe, LINX_RM_RNE);
+                    v = (uint32_t)linx_fexp(&fe, a, LINX_FP32);
+                }
+                memcpy(&d[i0 + j], &v, 4);
+            }
+        }
+    }
+}
+
+static void f32_exp_vv(uint8_t *d8, const uint8_t *a8, const uint8_t *b8, size_t n, uint64_t s)
+{
+    (void)b8;
+    (void)s;
+    f32_trans((float *)d8, (const float *)a8, n, false);
+}
+
+static void f32_log_vv(uint8_t *d8, const uint8_t *a8, const uint8_t *b8, size_t n, uint64_t s)
+{
+    (void)b8;
+    (void)s;
+    f32_trans((float *)d8, (const float *)a8, n, true);
+}
+
+/* Exactly the reference's two double operations, rounded once. */
+ULOOP(f32_rsqrt, float, f_canon((float)(1.0 / sqrt((double)a))))
+
+static uint64_t half_exp(uint64_t a, LinxFpFormat fmt)
+{
+    LinxFpEnv fe;
+
+    linx_fpenv_init(&fe, LINX_RM_RNE);
+    return linx_fexp(&fe, a, fmt);
+}
+
+static uint64_t half_log(uint64_t a, LinxFpFormat fmt)
+{
+    LinxFpEnv fe;
+    uint64_t xb, lo, hi;
+    double x, y, m;
+
+    linx_fpenv_init(&fe, LINX_RM_RNE);
+    xb = linx_fcvt_f2f(&fe, a, fmt, LINX_FP64);
+    x = linx_fm_from_bits(xb);
+    if (!(x > 0 && x < 0x1p1000)) {
+        return tepl_log_bits(a, fmt);
+    }
+    y = linx_log_fast(x);
+    m = fabs(y) * LINX_FASTMATH_MARGIN;
+    lo = linx_fcvt_f2f(&fe, linx_fm_bits(y - m), LINX_FP64, fmt);
+    hi = linx_fcvt_f2f(&fe, linx_fm_bits(y + m), LINX_FP64, fmt);
+    return lo == hi ? lo : tepl_log_bits(a, fmt);
+}
+
+#define HALF_TRANS(p, FMT)                                                                \
+    ULOOP(p##_exp, uint16_t, (uint16_t)half_exp(a, FMT))                                  \
+    ULOOP(p##_log, uint16_t, (uint16_t)half_log(a, FMT))                                  \
+    ULOOP(p##_rsqrt, uint16_t, (uint16_t)tepl_rsqrt_bits(a, FMT))
+
+HALF_TRANS(f16, LINX_FP16)
+HALF_TRANS(bf16, LINX_BF16)
+
 /* Integers: wrap; division by 0 and MIN / -1 give 0; shifts by the width
  * or more give 0 (sign fill for signed right shifts).  Products are formed
  * in uint64_t: 16-bit operands promote to int, whose product overflows
@@ -228,11 +349,21 @@ typedef struct KernelSet {
                 [LINX_TEPL_TMUL] = p##_mul_vv, [LINX_TEPL_TDIV] = p##_div_vv,               \
                 [LINX_TEPL_TMAX] = p##_max_vv, [LINX_TEPL_TMIN] = p##_min_vv,               \
                 [LINX_TEPL_TPRELU] = p##_prelu_vv, [LINX_TEPL_TRELU] = p##_relu_vv,         \
-                [LINX_TEPL_TSQRT] = p##_sqrt_vv, [LINX_TEPL_TRECIP] = p##_recip_vv },       \
+                [LINX_TEPL_TSQRT] = p##_sqrt_vv, [LINX_TEPL_TRECIP] = p##_recip_vv,         \
+                TRANS_##p },                                                                \
         .vs = { [LINX_TEPL_TADD] = p##_add_vs, [LINX_TEPL_TSUB] = p##_sub_vs,               \
                 [LINX_TEPL_TMUL] = p##_mul_vs, [LINX_TEPL_TDIV] = p##_div_vs,               \
                 [LINX_TEPL_TMAX] = p##_max_vs, [LINX_TEPL_TMIN] = p##_min_vs },             \
     }
+
+/* TEXP, TLOG, TRSQRT: no FP64 TEPL (docs/decisions.md D3), so none. */
+#define TRANS_f32 [LINX_TEPL_TEXP] = f32_exp_vv, [LINX_TEPL_TLOG] = f32_log_vv,              \
+                  [LINX_TEPL_TRSQRT] = f32_rsqrt_vv
+#define TRANS_f16 [LINX_TEPL_TEXP] = f16_exp_vv, [LINX_TEPL_TLOG] = f16_log_vv,              \
+                  [LINX_TEPL_TRSQRT] = f16_rsqrt_vv
+#define TRANS_bf16 [LINX_TEPL_TEXP] = bf16_exp_vv, [LINX_TEPL_TLOG] = bf16_log_vv,           \
+                   [LINX_TEPL_TRSQRT] = bf16_rsqrt_vv
+#define TRANS_f64 [LINX_TEPL_TEXP] = NULL
 
 static const KernelSet set_s8 = SET_INT(s8), set_u8 = SET_INT(u8);
 static const KernelSet set_s16 = SET_INT(s16), set_u16 = SET_INT(u16);
