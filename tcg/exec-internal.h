@@ -62,6 +62,8 @@ struct LinxExecContext {
     size_t ntbs;               /* valid TBs in the hash */
     GHashTable *pages;         /* page number -> first TB (page_next chain) */
     GPtrArray *all_tbs;        /* every TB since the last flush */
+    GPtrArray *chained;        /* TBs that chained a slot since the last unchain
+                                * (may repeat, may have lost their chains) */
     ArenaChunk *arena;
     size_t arena_bytes;
     size_t max_tb_memory;
