@@ -1,7 +1,8 @@
 /*
  * bench-optest: the operator suite (tests/optest) under linx-optest
  * against a native C reference of the same operators at the same sizes,
- * in the same run (issue 12 "Speed"; docs/optest.md "Speed").
+ * in the same run (issue 12 "Speed", issue 16 item 3; docs/optest.md
+ * "Speed").
  *
  *   bench-optest --optest LINX_OPTEST --data ROOT [-k GLOB] [--rounds N] DIR
  *
@@ -13,11 +14,14 @@
  *    does not match is counted and named).  Timed end to end, and the
  *    operator alone.
  * 2. Emulated: 'linx-optest -q -j 1' and '-j 2' over the same cases
- *    (--json), timed; the reports give each case's time and phases.
- * Prints the ratio emulated / native end to end per suite and in all,
- * the speed-up of -j 2 over -j 1, and the per-case overhead: the case's
- * time minus its guest run (process start, machine set-up, program and
- * input load, comparison).
+ *    (--json), timed (wall and CPU: the runner and its workers); the
+ *    reports give each case's time and phases.
+ * The three alternate for N rounds (default 3) and each figure is the best
+ * of its rounds, so a machine shared with other work treats them alike.
+ * Prints the ratio emulated / native end to end (wall, and CPU time) per
+ * suite and in all, the speed-up of -j 2 over -j 1, and the per-case
+ * overhead: the case's time minus its guest run (machine set-up, program
+ * build and input load, comparison, the runner <-> worker round trip).
  */
 #include <fnmatch.h>
 #include <glib.h>
@@ -26,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -822,6 +827,7 @@ typedef struct Stat {
     unsigned cases, matched;
     double native_e2e, native_op;  /* seconds */
     double emu_time, emu_run;      /* sums over the -j 1 report */
+    double r_e2e, r_op, r_time, r_run; /* the same in the current round */
 } Stat;
 
 static bool native_case(const OptSuite *s, const OptCase *c, double *op_time, char *why,
@@ -921,12 +927,30 @@ static bool native_case(const OptSuite *s, const OptCase *c, double *op_time, ch
     return ok;
 }
 
-/* Run linx-optest; the wall time, the report in @json. */
+static double cpu_children(void)
+{
+    struct rusage ru;
+
+    getrusage(RUSAGE_CHILDREN, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+}
+
+static double cpu_self(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Run linx-optest; the wall time (and in @cpu the CPU time of it and its
+ * workers), the report in @json. */
 static double emulated(const char *optest, const char *data, const char *dir, const char *jobs,
-                       const char *json, char **filters, unsigned nfilters)
+                       const char *json, char **filters, unsigned nfilters, double *cpu)
 {
     GPtrArray *argv = g_ptr_array_new();
-    double t0 = now();
+    double t0 = now(), c0 = cpu_children(), t;
     gint status = 0;
     GError *ge = NULL;
 
@@ -950,13 +974,15 @@ static double emulated(const char *optest, const char *data, const char *dir, co
         fprintf(stderr, "bench-optest: cannot run %s: %s\n", optest, ge->message);
         exit(1);
     }
+    t = now() - t0;
+    *cpu = cpu_children() - c0;
     g_ptr_array_free(argv, TRUE);
     if (!g_spawn_check_wait_status(status, NULL)) {
         fprintf(stderr, "bench-optest: linx-optest -j %s failed (status %d): the suite must pass "
                 "before it is timed\n", jobs, status);
         exit(1);
     }
-    return now() - t0;
+    return t;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -1018,6 +1044,7 @@ int main(int argc, char **argv)
     GPtrArray *stats = g_ptr_array_new();
     OptDataOptions dopt = { NULL, NULL };
     double native_total = 1e30, native_ops = 0, j1 = 1e30, j2 = 1e30;
+    double native_cpu = 1e30, j1_cpu = 1e30;
     double sum_time = 0, sum_run = 0, sum_start = 0, sum_load = 0, sum_check = 0;
     char tmpdir[] = "/tmp/bench-optest-XXXXXX";
     char *json1, *json2;
@@ -1053,11 +1080,19 @@ int main(int argc, char **argv)
     json1 = g_build_filename(tmpdir, "j1.json", NULL);
     json2 = g_build_filename(tmpdir, "j2.json", NULL);
 
-    /* 1. native, best of @rounds */
+    /* Rounds interleave native, -j 1 and -j 2 (the machine is shared:
+     * each gets the same chances); every figure is the best of its
+     * rounds, per suite too. */
     for (unsigned round = 0; round < rounds; round++) {
-        double t0 = now(), ops = 0;
+        double t0 = now(), c0 = cpu_self(), ops = 0, t, cpu;
+
+        /* 1. native */
         native_fail = 0;
         ncases = 0;
+        for (guint i = 0; i < stats->len; i++) {
+            Stat *st = g_ptr_array_index(stats, i);
+            st->r_e2e = st->r_op = 0;
+        }
         for (guint m = 0; m < manifests->len; m++) {
             OptSuite s;
             char err[1024];
@@ -1067,7 +1102,7 @@ int main(int argc, char **argv)
             }
             for (unsigned i = 0; i < s.ncases; i++) {
                 char full[512], why[512] = "";
-                double op = 0, c0 = now();
+                double op = 0, ct = now();
                 bool sel = nfilters == 0;
                 Stat *st;
                 snprintf(full, sizeof(full), "%s/%s", s.name, s.cases[i].name);
@@ -1088,65 +1123,91 @@ int main(int argc, char **argv)
                         printf("native %s: %s\n", full, why);
                     }
                 }
-                if (round == 0 || now() - c0 < st->native_e2e) {
-                    /* per suite: kept from the first round (a sum over cases) */
-                }
-                if (round == 0) {
-                    st->cases++;
-                    st->native_e2e += now() - c0;
-                    st->native_op += op;
-                }
+                st->cases += round == 0;
+                st->r_e2e += now() - ct;
+                st->r_op += op;
                 ops += op;
             }
             opt_suite_free(&s);
         }
-        if (now() - t0 < native_total) {
-            native_total = now() - t0;
+        t = now() - t0;
+        cpu = cpu_self() - c0;
+        if (t < native_total) {
+            native_total = t;
             native_ops = ops;
         }
-    }
+        native_cpu = cpu < native_cpu ? cpu : native_cpu;
+        for (guint i = 0; i < stats->len; i++) {
+            Stat *st = g_ptr_array_index(stats, i);
+            if (round == 0 || st->r_e2e < st->native_e2e) {
+                st->native_e2e = st->r_e2e;
+                st->native_op = st->r_op;
+            }
+        }
 
-    /* 2. emulated: -j 1 and -j 2, best of @rounds each */
-    for (unsigned round = 0; round < rounds; round++) {
-        double t = emulated(optest, data, dir, "1", json1, filters, nfilters);
-        j1 = t < j1 ? t : j1;
-        t = emulated(optest, data, dir, "2", json2, filters, nfilters);
+        /* 2. emulated -j 1 (its report: per suite and per case figures) */
+        t = emulated(optest, data, dir, "1", json1, filters, nfilters, &cpu);
+        j1_cpu = cpu < j1_cpu ? cpu : j1_cpu;
+        {
+            gchar *text = NULL;
+            gsize len = 0;
+            char err[256];
+            JsonValue *rep;
+            const JsonValue *cases;
+            double r_time = 0, r_run = 0, r_start = 0, r_load = 0, r_check = 0;
+            if (!g_file_get_contents(json1, &text, &len, NULL) ||
+                !(rep = json_parse(text, len, err, sizeof(err)))) {
+                fprintf(stderr, "bench-optest: cannot read %s\n", json1);
+                return 1;
+            }
+            for (guint i = 0; i < stats->len; i++) {
+                Stat *st = g_ptr_array_index(stats, i);
+                st->r_time = st->r_run = 0;
+            }
+            cases = json_get(rep, "cases");
+            for (size_t i = 0; cases && i < cases->n; i++) {
+                const JsonValue *c = cases->items[i], *ph = json_get(c, "phases");
+                Stat *st = stat_for(stats, json_string(json_get(c, "suite")));
+                double ct = json_number(json_get(c, "time"), 0);
+                double run = json_number(json_get(ph, "run"), 0);
+                st->r_time += ct;
+                st->r_run += run;
+                r_time += ct;
+                r_run += run;
+                r_start += json_number(json_get(ph, "start"), 0);
+                r_load += json_number(json_get(ph, "load"), 0);
+                r_check += json_number(json_get(ph, "check"), 0);
+            }
+            json_free(rep);
+            g_free(text);
+            for (guint i = 0; i < stats->len; i++) {
+                Stat *st = g_ptr_array_index(stats, i);
+                if (round == 0 || st->r_time < st->emu_time) {
+                    st->emu_time = st->r_time;
+                    st->emu_run = st->r_run;
+                }
+            }
+            if (t < j1) {
+                j1 = t;
+                sum_time = r_time;
+                sum_run = r_run;
+                sum_start = r_start;
+                sum_load = r_load;
+                sum_check = r_check;
+            }
+        }
+
+        /* 3. emulated -j 2 */
+        t = emulated(optest, data, dir, "2", json2, filters, nfilters, &cpu);
         j2 = t < j2 ? t : j2;
-    }
-    {
-        gchar *text = NULL;
-        gsize len = 0;
-        char err[256];
-        JsonValue *rep;
-        const JsonValue *cases;
-        if (!g_file_get_contents(json1, &text, &len, NULL) ||
-            !(rep = json_parse(text, len, err, sizeof(err)))) {
-            fprintf(stderr, "bench-optest: cannot read %s\n", json1);
-            return 1;
-        }
-        cases = json_get(rep, "cases");
-        for (size_t i = 0; cases && i < cases->n; i++) {
-            const JsonValue *c = cases->items[i], *ph = json_get(c, "phases");
-            Stat *st = stat_for(stats, json_string(json_get(c, "suite")));
-            double t = json_number(json_get(c, "time"), 0);
-            double run = json_number(json_get(ph, "run"), 0);
-            st->emu_time += t;
-            st->emu_run += run;
-            sum_time += t;
-            sum_run += run;
-            sum_start += json_number(json_get(ph, "start"), 0);
-            sum_load += json_number(json_get(ph, "load"), 0);
-            sum_check += json_number(json_get(ph, "check"), 0);
-        }
-        json_free(rep);
-        g_free(text);
     }
     unlink(json1);
     unlink(json2);
     rmdir(tmpdir);
 
-    printf("bench-optest: %u cases, native reference matches the goldens in %u of them\n",
-           ncases, ncases - native_fail);
+    printf("bench-optest: %u cases, native reference matches the goldens in %u of them "
+           "(best of %u interleaved rounds)\n",
+           ncases, ncases - native_fail, rounds);
     printf("%-10s %6s %12s %12s %14s %12s %8s\n", "suite", "cases", "native e2e", "native op",
            "emulated -j1", "guest run", "ratio");
     for (guint i = 0; i < stats->len; i++) {
@@ -1156,13 +1217,16 @@ int main(int argc, char **argv)
                st->native_e2e > 0 ? st->emu_time / st->native_e2e : 0);
     }
     printf("end to end: native %.3f s (operators %.3f s), linx-optest -j 1 %.3f s: "
-           "emulated / native %.1fx (goal <= 1.5x)\n",
+           "emulated / native %.2fx (goal <= 1.5x)\n",
            native_total, native_ops, j1, j1 / native_total);
+    printf("CPU time: native %.3f s, linx-optest -j 1 %.3f s (runner and workers): "
+           "emulated / native %.2fx\n",
+           native_cpu, j1_cpu, j1_cpu / native_cpu);
     printf("-j 2 %.3f s: -j 2 / -j 1 speed-up %.2fx (goal >= 1.8x on 2 cores)\n", j2, j1 / j2);
     if (ncases) {
         printf("per case: %.3f ms in all, guest run (translation and execution) %.3f ms, "
-               "overhead %.3f ms (goal < 2 ms): machine start %.3f, program and input load "
-               "%.3f, comparison %.3f, process fork/exit/wait %.3f\n",
+               "overhead %.3f ms (goal < 2 ms): machine set-up %.3f, program build and input "
+               "load %.3f, comparison %.3f, runner <-> worker %.3f\n",
                sum_time / ncases * 1e3, sum_run / ncases * 1e3,
                (sum_time - sum_run) / ncases * 1e3, sum_start / ncases * 1e3,
                sum_load / ncases * 1e3, sum_check / ncases * 1e3,

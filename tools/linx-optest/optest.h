@@ -307,6 +307,9 @@ void opt_result_free(OptResult *r);
  * Without, every case gets a new machine (a process per case). */
 typedef struct OptMachines OptMachines;
 OptMachines *opt_machines_new(const OptRunOptions *o, bool reuse);
+/* The time the next case's program took to build (counted in its load
+ * phase). */
+void opt_machines_note_build(OptMachines *mc, double seconds);
 void opt_machines_free(OptMachines *mc);
 /* Run case @ref (program @prog) on @mc: the guest's output goes to
  * @capture (stdout and stderr point to the same file); returns the result
@@ -319,6 +322,10 @@ GString *opt_case_execute(OptMachines *mc, const OptRef *ref, const OptProgram *
 void opt_test_crash_hook(const OptRef *ref);
 /* The record of a case that could not be set up (its program failed). */
 GString *opt_case_setup_failure(const char *message);
+/* A worker: the tail of what the case wrote to @fd_capture goes into its
+ * record when it failed (or with @verbose), before the next case empties
+ * the file. */
+void opt_record_add_output(GString *rec, int fd_capture, bool verbose);
 /* Records on a pipe: a 32-bit length, then the record.  take: the first
  * whole record of @buf (removed from it; g_free), false while incomplete. */
 void opt_record_send(int fd, const GString *rec);

@@ -26,9 +26,16 @@
  *   and every unfinished case is failed as interrupted, so the caller
  *   still writes complete reports of what ran.
  *
- * Cases go to slots in the order given, except that a free worker takes
- * the next case of the program it ran last when there is one close
- * ahead, and otherwise one whose program no other worker has loaded: its
+ * A worker is sent its next case while it runs the current one (two in
+ * flight), so it never waits for the runner; records come back in order,
+ * and when a worker dies the case it was running gets the verdict and the
+ * one queued behind it goes back to the pending cases.  A worker puts a
+ * failed case's output in its record (the next case empties the capture
+ * file at once).
+ *
+ * Cases go to slots in the order given, except that a worker takes the
+ * next case of the program it ran last when there is one close ahead, and
+ * otherwise one whose program no other worker has loaded: its
  * translations are then reused.
  *
  * Programs of case processes are built (program.c) in the runner just
@@ -53,6 +60,7 @@
 enum {
     KILL_GRACE_S = 2,      /* past a case's limit, the runner kills it */
     AFFINITY_WINDOW = 256, /* pending cases a free worker looks through */
+    IN_FLIGHT = 2,         /* cases sent to a worker and not answered yet */
 };
 
 /* The write end of the self-pipe: the one thing a signal handler must
@@ -76,18 +84,22 @@ typedef struct Worker {
     int cmd;           /* command pipe, write end */
     int res;           /* result pipe, read end */
     GString *buf;      /* bytes of records not taken yet */
-    const char *key;   /* program of the last case (interned) */
+    const char *key;   /* program of the last case sent (interned) */
 } Worker;
 
 typedef struct Slot {
     Worker w;
     int cap;           /* capture file (the worker's and the case processes') */
-    bool busy;
-    bool in_worker;    /* the case runs in w, else in its own process */
+    /* Cases in the worker, oldest (running) first. */
+    size_t q[IN_FLIGHT];
+    unsigned nq;
+    /* Or a case in a process of its own. */
+    bool proc;
     size_t idx;
-    pid_t pid;         /* case process */
+    pid_t pid;
     int fd;            /* its result pipe, read end */
     GString *buf;
+    /* The running case (q[0] or idx). */
     double start, deadline, limit;
     bool eof, killed;
 } Slot;
@@ -248,26 +260,44 @@ static void clear_decoded(OptResult *r)
     g_free(r->message);
     g_free(r->mm_output);
     g_free(r->verbose);
-    r->message = r->mm_output = r->verbose = NULL;
+    g_free(r->output);
+    r->message = r->mm_output = r->verbose = r->output = NULL;
 }
 
-/* The case of @sl has a record, or its process died: its result. */
-static void finish(Run *run, Slot *sl, int interrupted)
+/* @sl's running case starts now (its limit and deadline). */
+static void start_clock(Run *run, Slot *sl, size_t i)
 {
-    const OptRef *ref = &run->refs[sl->idx];
-    OptResult *r = &run->results[sl->idx];
+    sl->start = now();
+    sl->limit = case_limit(&run->refs[i], run->o);
+    sl->deadline = sl->start + sl->limit + KILL_GRACE_S;
+    sl->killed = sl->eof = false;
+}
+
+/* The running case of @sl (q[0] or its process) has a record, or its
+ * process died: its result (reported by the caller). */
+static size_t finish(Run *run, Slot *sl, int interrupted)
+{
+    size_t i = sl->proc ? sl->idx : sl->q[0];
+    const OptRef *ref = &run->refs[i];
+    OptResult *r = &run->results[i];
     uint8_t *rec = NULL;
     size_t len = 0;
     int wst = 0;
 
     result_names(r, ref);
     r->time = now() - sl->start;
-    if (sl->in_worker) {
+    if (!sl->proc) {
         if (opt_record_take(sl->w.buf, &rec, &len) && opt_result_decode(rec, len, r)) {
-            /* the worker's verdict; the worker goes on */
+            /* the worker's verdict; it goes on with the next queued case */
+            memmove(sl->q, sl->q + 1, (sl->nq - 1) * sizeof(sl->q[0]));
+            sl->nq--;
+            if (sl->nq) {
+                start_clock(run, sl, sl->q[0]);
+            }
         } else {
             /* The worker died in the case (or was killed: time limit,
-             * interruption), or answered nonsense: it is not used again. */
+             * interruption), or answered nonsense: it is not used again,
+             * and the case queued behind goes back to the pending ones. */
             pid_t w;
             clear_decoded(r);
             if (!sl->eof) {
@@ -275,7 +305,15 @@ static void finish(Run *run, Slot *sl, int interrupted)
             }
             w = wait_for(sl->w.pid, &wst);
             died(sl, ref, run->o, interrupted, wst, w != sl->w.pid, r);
+            r->output = capture_tail(sl->cap);
             worker_close(&sl->w);
+            for (unsigned k = 1; k < sl->nq; k++) {
+                run->launched[sl->q[k]] = false;
+                if (sl->q[k] < run->first) {
+                    run->first = sl->q[k];
+                }
+            }
+            sl->nq = 0;
         }
     } else {
         pid_t w = wait_for(sl->pid, &wst);
@@ -286,17 +324,16 @@ static void finish(Run *run, Slot *sl, int interrupted)
             clear_decoded(r);
             died(sl, ref, run->o, interrupted, wst, w != sl->pid, r);
         }
+        if (r->status != OPT_PASS || run->o->verbose) {
+            r->output = capture_tail(sl->cap);
+        }
         close(sl->fd);
         g_string_free(sl->buf, TRUE);
         sl->buf = NULL;
+        sl->proc = false;
     }
     g_free(rec);
-    if (r->status != OPT_PASS || run->o->verbose) {
-        r->output = capture_tail(sl->cap);
-    }
-    sl->busy = false;
-    sl->killed = false;
-    sl->eof = false;
+    return i;
 }
 
 static bool worker_start(Run *run, Slot *sl, char *err, size_t errlen)
@@ -333,7 +370,7 @@ static bool worker_start(Run *run, Slot *sl, char *err, size_t errlen)
 
 /* Send case @i to the slot's worker (starting one when there is none);
  * false with the reason when that cannot be done. */
-static bool launch_in_worker(Run *run, Slot *sl, size_t i, char *err, size_t errlen)
+static bool send_to_worker(Run *run, Slot *sl, size_t i, char *err, size_t errlen)
 {
     uint64_t idx = i;
 
@@ -349,20 +386,24 @@ static bool launch_in_worker(Run *run, Slot *sl, size_t i, char *err, size_t err
             sl->w.key = run->keys[i];
             return true;
         }
-        /* The worker is gone (it died between cases): a new one. */
-        kill(sl->w.pid, SIGKILL);
+        snprintf(err, errlen, "cannot reach the worker: %s", strerror(errno));
+        if (sl->nq) {
+            return false; /* it died with cases in flight: the poll loop sees it */
+        }
+        /* It died between cases: a new one. */
         {
             int wst;
+            kill(sl->w.pid, SIGKILL);
             wait_for(sl->w.pid, &wst);
         }
         worker_close(&sl->w);
-        snprintf(err, errlen, "cannot reach the worker: %s", strerror(errno));
     }
     return false;
 }
 
-/* Start case @i in @sl; false when it finished at once (its result set). */
-static bool launch(Run *run, Slot *sl, size_t i)
+/* Start case @i in @sl; false when it finished at once (its result set)
+ * or could not be queued (then it is pending again when @requeue). */
+static bool launch(Run *run, Slot *sl, size_t i, bool *requeue)
 {
     const OptRef *ref = &run->refs[i];
     OptResult *r = &run->results[i];
@@ -371,6 +412,7 @@ static bool launch(Run *run, Slot *sl, size_t i)
     int pfd[2];
     pid_t pid;
 
+    *requeue = false;
     if (ref->c->skip) {
         result_names(r, ref);
         r->status = OPT_SKIP;
@@ -384,24 +426,22 @@ static bool launch(Run *run, Slot *sl, size_t i)
     if (sl->cap < 0) {
         sl->cap = capture_file();
     }
-    sl->start = now();
-    sl->limit = case_limit(ref, run->o);
-    sl->deadline = sl->start + sl->limit + KILL_GRACE_S;
-    sl->idx = i;
-    sl->killed = sl->eof = false;
     if (run->keys[i]) {
-        if (!launch_in_worker(run, sl, i, err, sizeof(err))) {
+        if (!send_to_worker(run, sl, i, err, sizeof(err))) {
+            if (sl->nq) {
+                *requeue = true; /* after the worker's death is handled */
+                return false;
+            }
             fail_result(r, ref, OPT_FK_SETUP, err);
             return false;
         }
-        sl->in_worker = true;
-        sl->busy = true;
+        if (sl->nq == 0) {
+            start_clock(run, sl, i);
+        }
+        sl->q[sl->nq++] = i;
         return true;
     }
     /* A process of its own. */
-    if (ftruncate(sl->cap, 0) != 0) {
-        /* the tail may show an earlier case's output: harmless */
-    }
     prog = opt_program_get(run->pc, ref->s, ref->c, err, sizeof(err));
     if (!prog) {
         fail_result(r, ref, OPT_FK_SETUP, err);
@@ -412,7 +452,10 @@ static bool launch(Run *run, Slot *sl, size_t i)
         fail_result(r, ref, OPT_FK_SETUP, err);
         return false;
     }
-    lseek(sl->cap, 0, SEEK_SET);
+    if (sl->cap >= 0 && (ftruncate(sl->cap, 0) != 0 || lseek(sl->cap, 0, SEEK_SET) != 0)) {
+        /* the tail may show an earlier case's output: harmless */
+    }
+    start_clock(run, sl, i);
     pid = opt_case_spawn(ref, prog, run->o, pfd[1], sl->cap);
     close(pfd[1]);
     if (pid < 0) {
@@ -421,12 +464,17 @@ static bool launch(Run *run, Slot *sl, size_t i)
         fail_result(r, ref, OPT_FK_SETUP, err);
         return false;
     }
-    sl->in_worker = false;
-    sl->busy = true;
+    sl->proc = true;
+    sl->idx = i;
     sl->pid = pid;
     sl->fd = pfd[0];
     sl->buf = g_string_new(NULL);
     return true;
+}
+
+static bool busy(const Slot *sl)
+{
+    return sl->proc || sl->nq > 0;
 }
 
 /* Is @key the last program of a worker other than @self? */
@@ -440,7 +488,8 @@ static bool key_taken(const Run *run, const Slot *self, const char *key)
     return false;
 }
 
-/* The next case for @sl (see the file comment), or run->n when none. */
+/* The next case for @sl (see the file comment), or run->n when none; a
+ * slot with cases in its worker takes only worker cases. */
 static size_t pick(Run *run, const Slot *sl)
 {
     size_t first = run->n, other = run->n, seen = 0;
@@ -455,6 +504,9 @@ static size_t pick(Run *run, const Slot *sl)
         }
         seen++;
         key = run->keys[i];
+        if (sl->nq && !key) {
+            continue;
+        }
         if (first == run->n) {
             first = i;
             if (!key || run->jobs == 1) {
@@ -471,26 +523,31 @@ static size_t pick(Run *run, const Slot *sl)
     return other != run->n ? other : first;
 }
 
-static unsigned launch_some(Run *run, unsigned active, int interrupted)
+/* Give every slot work up to what it can take. */
+static void launch_some(Run *run)
 {
-    while (!interrupted && active < run->jobs) {
-        unsigned s = 0;
-        size_t i;
-        while (run->slots[s].busy) {
-            s++;
-        }
-        i = pick(run, &run->slots[s]);
-        if (i == run->n) {
-            break;
-        }
-        run->launched[i] = true;
-        if (launch(run, &run->slots[s], i)) {
-            active++;
-        } else {
+    for (unsigned s = 0; s < run->jobs; s++) {
+        Slot *sl = &run->slots[s];
+        while (!sl->proc && sl->nq < IN_FLIGHT) {
+            size_t i = pick(run, sl);
+            bool requeue;
+            if (i == run->n) {
+                break;
+            }
+            run->launched[i] = true;
+            if (launch(run, sl, i, &requeue)) {
+                continue;
+            }
+            if (requeue) {
+                run->launched[i] = false;
+                if (i < run->first) {
+                    run->first = i;
+                }
+                break;
+            }
             opt_report_case(run->rep, &run->results[i]);
         }
     }
-    return active;
 }
 
 int opt_run_all(const OptRef *refs, size_t n, const bool *gen_failed, OptProgramCache *pc,
@@ -500,7 +557,6 @@ int opt_run_all(const OptRef *refs, size_t n, const bool *gen_failed, OptProgram
     Run run;
     struct pollfd *pfds;
     struct sigaction sa, old_int, old_term, old_pipe;
-    unsigned active = 0;
     int sp[2], interrupted = 0;
 
     memset(&run, 0, sizeof(run));
@@ -549,12 +605,13 @@ int opt_run_all(const OptRef *refs, size_t n, const bool *gen_failed, OptProgram
     sigaction(SIGPIPE, &sa, &old_pipe);
 
     for (;;) {
-        unsigned np = 0;
+        unsigned np = 0, nbusy = 0;
         double t = now(), wait_s = 1.0;
         int pr;
 
-        active = launch_some(&run, active, interrupted);
-        if (interrupted) {
+        if (!interrupted) {
+            launch_some(&run);
+        } else {
             /* nothing more starts: the rest are interrupted */
             for (size_t i = 0; i < n; i++) {
                 if (!run.launched[i]) {
@@ -565,15 +622,19 @@ int opt_run_all(const OptRef *refs, size_t n, const bool *gen_failed, OptProgram
                 }
             }
         }
-        if (active == 0) {
+        for (unsigned s = 0; s < run.jobs; s++) {
+            nbusy += busy(&run.slots[s]);
+        }
+        if (nbusy == 0) {
             break;
         }
         if (rep->progress) {
             for (unsigned s = 0; s < run.jobs; s++) {
-                if (run.slots[s].busy) {
+                Slot *sl = &run.slots[s];
+                if (busy(sl)) {
+                    size_t i = sl->proc ? sl->idx : sl->q[0];
                     char name[512];
-                    snprintf(name, sizeof(name), "%s/%s", refs[run.slots[s].idx].s->name,
-                             refs[run.slots[s].idx].c->name);
+                    snprintf(name, sizeof(name), "%s/%s", refs[i].s->name, refs[i].c->name);
                     opt_report_progress(rep, name);
                     break;
                 }
@@ -581,8 +642,8 @@ int opt_run_all(const OptRef *refs, size_t n, const bool *gen_failed, OptProgram
         }
         for (unsigned s = 0; s < run.jobs; s++) {
             Slot *sl = &run.slots[s];
-            if (sl->busy) {
-                pfds[np].fd = sl->in_worker ? sl->w.res : sl->fd;
+            if (busy(sl)) {
+                pfds[np].fd = sl->proc ? sl->fd : sl->w.res;
                 pfds[np].events = POLLIN;
                 pfds[np].revents = 0;
                 np++;
@@ -610,8 +671,8 @@ int opt_run_all(const OptRef *refs, size_t n, const bool *gen_failed, OptProgram
             }
             for (unsigned s = 0; s < run.jobs; s++) {
                 Slot *sl = &run.slots[s];
-                if (sl->busy) {
-                    kill(sl->in_worker ? sl->w.pid : sl->pid, SIGKILL);
+                if (busy(sl)) {
+                    kill(sl->proc ? sl->pid : sl->w.pid, SIGKILL);
                     sl->killed = true;
                 }
             }
@@ -622,13 +683,12 @@ int opt_run_all(const OptRef *refs, size_t n, const bool *gen_failed, OptProgram
             GString *buf;
             int fd;
             char chunk[65536];
-            bool ready;
 
-            if (!sl->busy) {
+            if (!busy(sl)) {
                 continue;
             }
-            fd = sl->in_worker ? sl->w.res : sl->fd;
-            buf = sl->in_worker ? sl->w.buf : sl->buf;
+            fd = sl->proc ? sl->fd : sl->w.res;
+            buf = sl->proc ? sl->buf : sl->w.buf;
             for (;;) {
                 struct pollfd q = { .fd = fd, .events = POLLIN };
                 ssize_t got;
@@ -645,27 +705,39 @@ int opt_run_all(const OptRef *refs, size_t n, const bool *gen_failed, OptProgram
                 }
                 break;
             }
-            if (!sl->eof && !sl->killed && t > sl->deadline) {
-                kill(sl->in_worker ? sl->w.pid : sl->pid, SIGKILL);
-                sl->killed = true;
-            }
-            /* A worker's record completes its case; a case process must
-             * also have closed its pipe (it exits next). */
-            if (sl->in_worker) {
-                uint32_t len = 0;
-                if (buf->len >= sizeof(len)) {
-                    memcpy(&len, buf->str, sizeof(len));
+            if (!sl->proc) {
+                /* Records complete cases in order; the end of the pipe or
+                 * a kill ends the worker with the running case. */
+                for (;;) {
+                    uint32_t len = 0;
+                    bool whole;
+                    size_t idx;
+                    if (buf->len >= sizeof(len)) {
+                        memcpy(&len, buf->str, sizeof(len));
+                    }
+                    whole = buf->len >= sizeof(len) && buf->len - sizeof(len) >= len;
+                    if (!sl->nq || (!whole && !sl->eof && !sl->killed)) {
+                        break;
+                    }
+                    idx = finish(&run, sl, interrupted);
+                    opt_report_case(rep, &results[idx]);
+                    if (!sl->w.pid) {
+                        break; /* it died */
+                    }
                 }
-                ready = (buf->len >= sizeof(len) && buf->len - sizeof(len) >= len) || sl->eof ||
-                        sl->killed;
+                if (sl->nq && !sl->killed && t > sl->deadline) {
+                    kill(sl->w.pid, SIGKILL);
+                    sl->killed = true;
+                }
             } else {
-                ready = sl->eof || sl->killed;
-            }
-            if (ready) {
-                size_t idx = sl->idx;
-                finish(&run, sl, interrupted);
-                active--;
-                opt_report_case(rep, &results[idx]);
+                if (!sl->eof && !sl->killed && t > sl->deadline) {
+                    kill(sl->pid, SIGKILL);
+                    sl->killed = true;
+                }
+                if (sl->eof || sl->killed) {
+                    size_t idx = finish(&run, sl, interrupted);
+                    opt_report_case(rep, &results[idx]);
+                }
             }
         }
     }

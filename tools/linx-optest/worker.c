@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "optest.h"
@@ -26,6 +27,14 @@
 static double case_limit(const OptRef *ref, const OptRunOptions *o)
 {
     return o->timeout > 0 ? o->timeout : ref->c->timeout > 0 ? ref->c->timeout : ref->s->timeout;
+}
+
+static double now(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
 static bool read_index(int fd, uint64_t *idx)
@@ -71,6 +80,7 @@ static _Noreturn void worker_main(const OptRef *refs, size_t n, const OptRunOpti
     while (read_index(fd_cmd, &idx)) {
         const OptProgram *prog;
         char err[8192];
+        double t0;
         GString *rec;
 
         if (idx >= n) {
@@ -82,7 +92,9 @@ static _Noreturn void worker_main(const OptRef *refs, size_t n, const OptRunOpti
             _exit(5);
         }
         opt_arm_timer(case_limit(&refs[idx], o));
+        t0 = now();
         prog = opt_program_get(pc, refs[idx].s, refs[idx].c, err, sizeof(err));
+        opt_machines_note_build(mc, now() - t0);
         rec = prog ? opt_case_execute(mc, &refs[idx], prog, capture)
                    : opt_case_setup_failure(err);
         opt_test_crash_hook(&refs[idx]);
@@ -90,6 +102,9 @@ static _Noreturn void worker_main(const OptRef *refs, size_t n, const OptRunOpti
         fflush(capture);
         fflush(stdout);
         fflush(stderr);
+        /* The runner may have sent the next case already: the output goes
+         * with the record, before the next case empties the file. */
+        opt_record_add_output(rec, fd_capture, o->verbose);
         opt_record_send(fd_result, rec);
         g_string_free(rec, TRUE);
     }
