@@ -84,6 +84,19 @@ orstk:
     setc.nei a1, 0
     C.BSTART.STD FALL
     sdi a4, [s1, 24]
+    addtpc tdump, ->a0
+    addi a0, tdump, ->a0
+    hl.lis 4096, ->a1
+    hl.lis 0, ->a4
+ortd:
+    C.BSTART COND, ortd
+    ldi [a0, 0], ->a2
+    or a4, a2, ->a4
+    add a0, a7, ->a0
+    sub a1, a7, ->a1
+    setc.nei a1, 0
+    C.BSTART.STD FALL
+    sdi a4, [s1, 40]
     C.BSTART COND, dirty
     setc.nei s0, 0
     C.BSTART DIRECT, patch
@@ -117,6 +130,17 @@ fillstk:
     add a0, a7, ->a0
     sub a1, a7, ->a1
     setc.nei a1, 0
+    C.BSTART.STD FALL
+    addtpc scratch, ->s2
+    addi s2, scratch, ->s2
+    addtpc tdump, ->s3
+    addi s3, tdump, ->s3
+    hl.lis 32, ->a0
+    hl.lis 128, ->a3
+    hl.lis 4096, ->a5
+    hl.lis 1024, ->a6
+    TLOAD.NORM <LB0:a0, LB1:a0, LB2:a0, FP32, Zero>, [s2, a3], ->T<a5>
+    TSTORE.NORM <LB0:a6, LB2:a6, FP32>, T#1, [s3]
     C.BSTART.STD FALL
     c.movr a4, ->s5
     addtpc alt, ->a0
@@ -162,6 +186,7 @@ alt_end:
     .p2align 4
 out: .zero 64
 scratch: .zero 65536
+tdump: .zero 4096
 '''
 
 # (case, mode, expected status, kind); the order is the run order.
