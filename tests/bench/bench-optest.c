@@ -382,8 +382,9 @@ static void cube(Run *r)
     unsigned oes = o->size, oc0 = 32 / oes;
     uint64_t r16 = (m + 15) / 16 * 16, cc = (n + oc0 - 1) / oc0 * oc0;
 
+    /* the 9-bit zero point is unsigned, 0..511 (linxref.quant_offset:
+     * pto-isa extract_quant_params, (quant >> 37) & 0x1FF) */
     memcpy(&scale, &sb, 4);
-    off = off & 0x100 ? off - 512 : off;
     for (uint64_t kk = 0; kk < nk; kk++) {
         mm_tile(t, a + kk * kt * t->size, lda, b + kk * kt * ldb, ldb, m, n, kt, cf, ci,
                 kk == 0);
