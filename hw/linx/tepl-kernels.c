@@ -22,8 +22,8 @@
  * else the element is computed by the reference's own function.  FP32
  * runs two elements at a time (the vector forms of fpu-fastmath.h);
  * FP16 and BF16 one element at a time.
- * Operations without a kernel here (reductions, broadcasts, transposes)
- * return false and run on the reference.
+ * Reductions, broadcasts and transposes go element by element through
+ * the layout formula with the element type's own arithmetic (below).
  */
 #include <math.h>
 #include <string.h>
@@ -319,6 +319,145 @@ HALF_LOOPS(f16, linx_fp16_to_float, linx_float_to_fp16, DNAN16)
 HALF_LOOPS(bf16, linx_bf16_to_float, linx_float_to_bf16, DNANBF)
 
 /* ---------------------------------------------------------------------
+ * Reductions, broadcasts, transposes
+ *
+ * Element by element through linx_tile_elem_offset, as the reference, but
+ * with the element type's own arithmetic instead of the fpu library's
+ * (the same results, as for the loops above): a row or column is
+ * accumulated in index order from its first element's bits (a single
+ * element is stored as it is, NaN payload and all); floats add with one
+ * rounding per step (FP16/BF16 through float, rounded once per step) and
+ * a NaN sum is the default NaN; max/min are maximumNumber/minimumNumber;
+ * integers wrap.  Broadcasts and transposes copy bits.
+ * --------------------------------------------------------------------- */
+
+typedef enum RedOp { RED_SUM, RED_MAX, RED_MIN } RedOp;
+
+static RedOp red_op(unsigned base)
+{
+    switch (base) {
+    case LINX_TEPL_TROWSUM:
+    case LINX_TEPL_TCOLSUM:
+        return RED_SUM;
+    case LINX_TEPL_TROWMAX:
+    case LINX_TEPL_TCOLMAX:
+        return RED_MAX;
+    default:
+        return RED_MIN;
+    }
+}
+
+#define SRC_OFF(g, r, c) linx_tile_elem_offset((g)->layout, (r), (c), (g)->rows, (g)->cols, (g)->esize)
+#define DST_OFF(g, r, c)                                                                       \
+    linx_tile_elem_offset((g)->dlayout, (r), (c), (g)->drows, (g)->dcols, (g)->esize)
+
+/* One reduction loop per element type: @T the element, @COMBINE(acc, x)
+ * the step.  Rows (@rows true: dst(i, 0)) or columns (dst(0, j)). */
+#define RED_KERNEL(name, T, COMBINE)                                                          \
+    static void name(const LinxTeplGeom *g, bool rows, RedOp op)                             \
+    {                                                                                         \
+        const T *src = (const T *)(const void *)g->src[0];                                   \
+        T *dst = (T *)(void *)g->dst;                                                         \
+        uint32_t nout = rows ? g->vrows : g->vcols, nin = rows ? g->vcols : g->vrows;         \
+        (void)op;                                                                             \
+        for (uint32_t o = 0; o < nout; o++) {                                                 \
+            T acc = rows ? src[SRC_OFF(g, o, 0)] : src[SRC_OFF(g, 0, o)];                     \
+            for (uint32_t k = 1; k < nin; k++) {                                              \
+                T x = rows ? src[SRC_OFF(g, o, k)] : src[SRC_OFF(g, k, o)];                   \
+                acc = COMBINE(acc, x);                                                        \
+            }                                                                                 \
+            if (rows) {                                                                       \
+                dst[DST_OFF(g, o, 0)] = acc;                                                  \
+            } else {                                                                          \
+                dst[DST_OFF(g, 0, o)] = acc;                                                  \
+            }                                                                                 \
+        }                                                                                     \
+    }
+
+#define F32_RED(a, b) (op == RED_SUM ? f_canon((a) + (b)) : op == RED_MAX ? f_max(a, b) : f_min(a, b))
+#define F64_RED(a, b) (op == RED_SUM ? d_canon((a) + (b)) : op == RED_MAX ? d_max(a, b) : d_min(a, b))
+#define HALF_RED(p, TOF, a, b)                                                                \
+    (op == RED_SUM   ? p##_pack(TOF(a) + TOF(b))                                              \
+     : op == RED_MAX ? p##_pack(f_max(TOF(a), TOF(b)))                                        \
+                     : p##_pack(f_min(TOF(a), TOF(b))))
+#define F16_RED(a, b) HALF_RED(f16, linx_fp16_to_float, a, b)
+#define BF16_RED(a, b) HALF_RED(bf16, linx_bf16_to_float, a, b)
+#define INT_RED(T, UT) (op == RED_SUM ? (T)((UT)a + (UT)b) : op == RED_MAX ? (a > b ? a : b) : (a < b ? a : b))
+
+RED_KERNEL(red_f32, float, F32_RED)
+RED_KERNEL(red_f64, double, F64_RED)
+RED_KERNEL(red_f16, uint16_t, F16_RED)
+RED_KERNEL(red_bf16, uint16_t, BF16_RED)
+#define INT_COMBINE(T, UT)                                                                    \
+    static inline T red_comb_##T(T a, T b, RedOp op)                                         \
+    {                                                                                         \
+        return INT_RED(T, UT);                                                                \
+    }
+INT_COMBINE(int8_t, uint8_t)
+INT_COMBINE(uint8_t, uint8_t)
+INT_COMBINE(int16_t, uint16_t)
+INT_COMBINE(uint16_t, uint16_t)
+INT_COMBINE(int32_t, uint32_t)
+INT_COMBINE(uint32_t, uint32_t)
+INT_COMBINE(int64_t, uint64_t)
+INT_COMBINE(uint64_t, uint64_t)
+#define S8_RED(a, b) red_comb_int8_t(a, b, op)
+#define U8_RED(a, b) red_comb_uint8_t(a, b, op)
+#define S16_RED(a, b) red_comb_int16_t(a, b, op)
+#define U16_RED(a, b) red_comb_uint16_t(a, b, op)
+#define S32_RED(a, b) red_comb_int32_t(a, b, op)
+#define U32_RED(a, b) red_comb_uint32_t(a, b, op)
+#define S64_RED(a, b) red_comb_int64_t(a, b, op)
+#define U64_RED(a, b) red_comb_uint64_t(a, b, op)
+RED_KERNEL(red_s8, int8_t, S8_RED)
+RED_KERNEL(red_u8, uint8_t, U8_RED)
+RED_KERNEL(red_s16, int16_t, S16_RED)
+RED_KERNEL(red_u16, uint16_t, U16_RED)
+RED_KERNEL(red_s32, int32_t, S32_RED)
+RED_KERNEL(red_u32, uint32_t, U32_RED)
+RED_KERNEL(red_s64, int64_t, S64_RED)
+RED_KERNEL(red_u64, uint64_t, U64_RED)
+
+static bool run_reduce(const LinxTeplGeom *g, bool rows)
+{
+    RedOp op = red_op(g->oi->base);
+
+    switch (g->dtype) {
+    case LINX_DT_FP32: red_f32(g, rows, op); return true;
+    case LINX_DT_FP64: red_f64(g, rows, op); return true;
+    case LINX_DT_FP16: red_f16(g, rows, op); return true;
+    case LINX_DT_BF16: red_bf16(g, rows, op); return true;
+    case LINX_DT_S8: red_s8(g, rows, op); return true;
+    case LINX_DT_U8: red_u8(g, rows, op); return true;
+    case LINX_DT_S16: red_s16(g, rows, op); return true;
+    case LINX_DT_U16: red_u16(g, rows, op); return true;
+    case LINX_DT_S32: red_s32(g, rows, op); return true;
+    case LINX_DT_U32: red_u32(g, rows, op); return true;
+    case LINX_DT_S64: red_s64(g, rows, op); return true;
+    case LINX_DT_U64: red_u64(g, rows, op); return true;
+    default: return false;
+    }
+}
+
+/* TROWEXPAND dst(i, j) = src(i, 0), TCOLEXPAND src(0, j), TTRANSPOSE
+ * dst(j, i) = src(i, j): bit copies. */
+static void run_copy(const LinxTeplGeom *g)
+{
+    size_t es = g->esize;
+    unsigned cls = g->oi->cls;
+
+    for (uint32_t i = 0; i < g->vrows; i++) {
+        for (uint32_t j = 0; j < g->vcols; j++) {
+            size_t so = cls == LINX_TEPLC_ROWEXPAND   ? SRC_OFF(g, i, 0)
+                        : cls == LINX_TEPLC_COLEXPAND ? SRC_OFF(g, 0, j)
+                                                      : SRC_OFF(g, i, j);
+            size_t d = cls == LINX_TEPLC_TRANSPOSE ? DST_OFF(g, j, i) : DST_OFF(g, i, j);
+            memcpy(g->dst + d * es, g->src[0] + so * es, es);
+        }
+    }
+}
+
+/* ---------------------------------------------------------------------
  * Selection
  * --------------------------------------------------------------------- */
 
@@ -461,6 +600,14 @@ bool linx_tepl_run_fast(const LinxTeplGeom *g)
 
     if (oi->cls == LINX_TEPLC_FILL) {
         for_runs(g, NULL);
+        return true;
+    }
+    if (oi->cls == LINX_TEPLC_ROWRED || oi->cls == LINX_TEPLC_COLRED) {
+        return run_reduce(g, oi->cls == LINX_TEPLC_ROWRED);
+    }
+    if (oi->cls == LINX_TEPLC_ROWEXPAND || oi->cls == LINX_TEPLC_COLEXPAND ||
+        oi->cls == LINX_TEPLC_TRANSPOSE) {
+        run_copy(g);
         return true;
     }
     if (!ks || (oi->cls != LINX_TEPLC_BINARY && oi->cls != LINX_TEPLC_UNARY) ||
