@@ -15,7 +15,7 @@
  * FP16 and BF16 are computed in float and rounded once: float has at
  * least 2p + 2 bits for both, so the result is the correctly rounded one.
  * TEXP, TLOG and TRSQRT give the reference's bits too: 1/sqrt is the same
- * two IEEE double operations, rounded once; e^x and ln x come from the
+ * two IEEE double operations (SSE2 lanes), rounded once; e^x and ln x come from the
  * double-precision functions of fpu-fastmath.h, and a result is kept only
  * when the value widened by their margin rounds the same at both ends
  * (then the reference's value, which lies in between, rounds to it too),
@@ -27,6 +27,9 @@
  */
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "hw/linx/tepl.h"
 #include "hw/linx/tile-dtype.h"
@@ -229,8 +232,34 @@ static void f32_log_vv(uint8_t *d8, const uint8_t *a8, const uint8_t *b8, size_t
     f32_trans((float *)d8, (const float *)a8, n, true);
 }
 
-/* Exactly the reference's two double operations, rounded once. */
-ULOOP(f32_rsqrt, float, f_canon((float)(1.0 / sqrt((double)a))))
+/* Exactly the reference's two double operations (IEEE sqrt and divide,
+ * the same bits in a vector lane), rounded once; two lanes at a time. */
+static void f32_rsqrt_vv(uint8_t *d8, const uint8_t *a8, const uint8_t *b8, size_t n,
+                         uint64_t s)
+{
+    float *d = (float *)d8;
+    const float *pa = (const float *)a8;
+
+    (void)b8;
+    (void)s;
+    for (size_t i0 = 0; i0 < n; i0 += 2) {
+        size_t m = n - i0 < 2 ? n - i0 : 2;
+        LinxV2f xf = { 1.0f, 1.0f }, rf;
+        LinxV2d x, y;
+
+        memcpy(&xf, pa + i0, m * sizeof(float));
+        x = __builtin_convertvector(xf, LinxV2d);
+#if defined(__SSE2__)
+        y = (LinxV2d)_mm_div_pd(_mm_set1_pd(1.0), _mm_sqrt_pd((__m128d)x));
+#else
+        y = (LinxV2d){ 1.0 / sqrt(x[0]), 1.0 / sqrt(x[1]) };
+#endif
+        rf = __builtin_convertvector(y, LinxV2f);
+        for (size_t j = 0; j < m; j++) {
+            d[i0 + j] = f_canon(rf[j]);
+        }
+    }
+}
 
 static uint64_t half_exp(uint64_t a, LinxFpFormat fmt)
 {
