@@ -149,7 +149,7 @@ python3 - "$scratch/out/merged.json" "$scratch/local.json" "$tasks" <<'PY' || fa
 import json, sys
 merged, local = (json.load(open(p)) for p in sys.argv[1:3])
 def cases(r):
-    return [{k: v for k, v in c.items() if k not in ('time', 'phases', 'manifest')}
+    return [{k: v for k, v in c.items() if k not in ('time', 'phases', 'manifest', 'tbs_translated')}
             for c in r['cases']]
 shards = [json.load(open(sys.argv[1].replace('merged.json', 'shard-%d.json' % k)))
           for k in range(int(sys.argv[3]))]

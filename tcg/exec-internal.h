@@ -62,6 +62,8 @@ struct LinxExecContext {
     size_t ntbs;               /* valid TBs in the hash */
     GHashTable *pages;         /* page number -> first TB (page_next chain) */
     GPtrArray *all_tbs;        /* every TB since the last flush */
+    GPtrArray *chained;        /* TBs that chained a slot since the last unchain
+                                * (may repeat, may have lost their chains) */
     ArenaChunk *arena;
     size_t arena_bytes;
     size_t max_tb_memory;
@@ -107,6 +109,9 @@ void tb_invalidate(LinxExecContext *ec, TranslationBlock *tb);
 /* Unlink every TB now; reclaim memory now if nothing runs, else at the
  * next safe point. */
 void tb_flush_all(LinxExecContext *ec);
+/* Unlink every chained jump and empty the CPUs' jump caches; the TBs
+ * stay translated (the exec loop chains them again as they run). */
+void tb_unchain_all(LinxExecContext *ec);
 /* Reclaim everything (no TB may be running). */
 void tb_flush_now(LinxExecContext *ec);
 /* GuestMemListener callbacks. */

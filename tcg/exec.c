@@ -483,6 +483,13 @@ _Noreturn void linx_raise_exception(CPULinxState *env, unsigned trapnum, unsigne
     linx_cpu_exit_with(env, EXCP_TRAP);
 }
 
+void linx_exec_unchain(CPULinxState *env)
+{
+    if (env->exec) {
+        tb_unchain_all(env->exec);
+    }
+}
+
 void linx_tb_flush(CPULinxState *env)
 {
     if (env->exec) {

@@ -169,6 +169,12 @@ _Noreturn void linx_raise_exception(CPULinxState *env, unsigned trapnum, unsigne
  * the TBs are unlinked at once and their memory is reused once control
  * is back in the exec loop, so a helper may call this. */
 void linx_tb_flush(CPULinxState *env);
+/* Make running code come back to the exec loop at the end of its TB
+ * (a machine stopping after a device store): every chained jump is
+ * unlinked and the jump caches emptied, the translations stay, so the
+ * next run of the same program does not translate it again.  A helper
+ * may call this. */
+void linx_exec_unchain(CPULinxState *env);
 /* Drop the translations of one guest page (self-modifying code). */
 void linx_tb_invalidate_page(LinxExecContext *ec, uint64_t page_addr);
 

@@ -112,6 +112,12 @@ static LinxTLBEntry *tlb_fill(CPULinxState *env, uint64_t addr, bool is_write, u
     if ((prot & GM_PROT_WRITE) && env->exec && linx_exec_page_watched(env->exec, page)) {
         e->addr_write |= TLB_WATCH;
     }
+    if ((prot & GM_PROT_WRITE) && !is_code &&
+        !guest_mem_dirty_write_ok(env->mem, addr, is_write)) {
+        /* Dirty tracking: no write entry for a page not recorded yet, so
+         * the first store to it comes back here and records it. */
+        e->addr_write = LINX_TLB_EMPTY;
+    }
     e->addr_code = page | ((prot & GM_PROT_EXEC) ? 0 : TLB_INVALID);
     e->addend = (uintptr_t)host - (uintptr_t)page;
     return e;

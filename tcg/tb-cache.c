@@ -50,6 +50,7 @@ void tb_cache_init(LinxExecContext *ec)
     ec->hash = g_new0(TranslationBlock *, ec->hash_size);
     ec->pages = g_hash_table_new(g_direct_hash, g_direct_equal);
     ec->all_tbs = g_ptr_array_new();
+    ec->chained = g_ptr_array_new();
     ec->max_tb_memory = ec->opts.max_tb_memory ? ec->opts.max_tb_memory : TB_MEMORY_DEFAULT;
 }
 
@@ -73,6 +74,7 @@ void tb_cache_destroy(LinxExecContext *ec)
         interp_tb_release(g_ptr_array_index(ec->all_tbs, i));
     }
     g_ptr_array_free(ec->all_tbs, true);
+    g_ptr_array_free(ec->chained, true);
     g_hash_table_destroy(ec->pages);
     g_free(ec->hash);
     arena_free(ec);
@@ -196,6 +198,9 @@ void tb_add_jump(LinxExecContext *ec, TranslationBlock *src, unsigned slot, Tran
     if (src->jmp_dest[slot] || ((src->cflags | dst->cflags) & TB_C_INVALID) ||
         (dst->cflags & TB_C_CFI_BAD)) {
         return;
+    }
+    if (!src->jmp_dest[slot ^ 1]) {
+        g_ptr_array_add(ec->chained, src); /* its first chained slot */
     }
     src->jmp_dest[slot] = dst;
     src->jmp_list_next[slot] = dst->jmp_list_head;
@@ -407,6 +412,7 @@ void tb_flush_now(LinxExecContext *ec)
         interp_tb_release(g_ptr_array_index(ec->all_tbs, i));
     }
     g_ptr_array_set_size(ec->all_tbs, 0);
+    g_ptr_array_set_size(ec->chained, 0);
     g_hash_table_foreach(ec->pages, collect_key, pages);
     g_hash_table_remove_all(ec->pages);
     memset(ec->hash, 0, ec->hash_size * sizeof(*ec->hash));
@@ -439,4 +445,28 @@ void tb_flush_all(LinxExecContext *ec)
         tb_invalidate(ec, g_ptr_array_index(ec->all_tbs, i));
     }
     ec->flush_pending = true;
+}
+
+void tb_unchain_all(LinxExecContext *ec)
+{
+    /* Only TBs that chained since the last unchain can have chains (the
+     * others lost theirs then, or never had one). */
+    for (unsigned i = 0; i < ec->chained->len; i++) {
+        TranslationBlock *tb = g_ptr_array_index(ec->chained, i);
+        for (unsigned k = 0; k < 2; k++) {
+            TranslationBlock *dst = tb->jmp_dest[k];
+            if (dst) {
+                jmp_list_remove(dst, tb, k);
+                tb->jmp_dest[k] = NULL;
+                tb->jmp_list_next[k] = 0;
+                backend_reset_jump(ec, tb, k);
+            }
+        }
+    }
+    g_ptr_array_set_size(ec->chained, 0);
+    /* The JIT's in-line probe follows indirect jumps through the jump
+     * caches without the loop: empty them too. */
+    for (unsigned c = 0; c < ec->ncpus; c++) {
+        memset(ec->cpus[c]->tb_jmp_cache, 0, sizeof(ec->cpus[c]->tb_jmp_cache));
+    }
 }

@@ -137,6 +137,7 @@ static GuestFault access_range(GuestMemory *gm, uint64_t addr, void *buf, size_t
     f = check_range(gm, addr, len, access, debug, &fa);
     if (f == GM_OK && is_write) {
         gm_code_range_event(gm, addr, len);
+        gm_dirty_mark(gm, addr, len);
     }
     if (f == GM_OK) {
         f = copy_range(gm, addr, buf, len, is_write, &fa);
@@ -293,6 +294,7 @@ GuestFault guest_mem_window(GuestMemory *gm, uint64_t base, uint64_t rows, uint6
         /* The caller is about to store through the window: translations
          * of code pages under the footprint go first, as for any write. */
         gm_code_range_event(gm, base, span);
+        gm_dirty_mark(gm, base, span);
     }
     if (span_fits) {
         *host = contiguous_host(gm, base, span);

@@ -58,6 +58,11 @@ struct GuestMemory {
     bool ends_dirty;
     size_t last_hit; /* index find_region returned last (a hint) */
     uint64_t generation;
+    /* Bumped by every change of the region map or its permissions (not
+     * by code marks): dirty tracking refuses to restore across one. */
+    uint64_t layout_gen;
+    /* Dirty-page tracking (guest-memory-dirty.c); NULL while off. */
+    struct GmDirty *dirty;
     GHashTable *code_pages; /* page number (as pointer) -> itself */
     GuestMemListener listeners[GUEST_MEM_MAX_LISTENERS];
     unsigned nlisteners;
@@ -70,6 +75,22 @@ GuestRegion *gm_find_region(const GuestMemory *gm, uint64_t addr);
 /* Tell the listeners that code pages in [addr, addr + len) are about to
  * be written (and drop their marks). */
 void gm_code_range_event(GuestMemory *gm, uint64_t addr, uint64_t len);
+/* Tell the listeners that [addr, addr + len) changed (bumps the
+ * generation). */
+void gm_notify_change(GuestMemory *gm, uint64_t addr, uint64_t len);
+
+/* guest-memory-dirty.c: record that [addr, addr + len) is about to be
+ * written (or handed out for writing) while tracking is on. */
+void gm_dirty_mark_range(GuestMemory *gm, uint64_t addr, uint64_t len);
+static inline void gm_dirty_mark(GuestMemory *gm, uint64_t addr, uint64_t len)
+{
+    if (gm->dirty && len) {
+        gm_dirty_mark_range(gm, addr, len);
+    }
+}
+/* Free the tracking state (guest_mem_free). */
+void gm_dirty_fini(GuestMemory *gm);
+
 /* guest-memory-host.c: host memory behind RAM regions. */
 /* Reserve the direct window (at most @max bytes; 0: none). */
 void gm_host_init(GuestMemory *gm, uint64_t max);

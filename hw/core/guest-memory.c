@@ -96,6 +96,7 @@ void guest_mem_free(GuestMemory *gm)
             gm_block_unref(gm, gm->regions[i].block);
         }
     }
+    gm_dirty_fini(gm);
     gm_host_fini(gm);
     g_free(gm->regions);
     g_free(gm->ends);
@@ -255,7 +256,7 @@ static void merge_range(GuestMemory *gm, size_t from, size_t to)
 /* Listeners and code pages                                            */
 /* ------------------------------------------------------------------ */
 
-static void notify_change(GuestMemory *gm, uint64_t addr, uint64_t len)
+void gm_notify_change(GuestMemory *gm, uint64_t addr, uint64_t len)
 {
     gm->generation++;
     for (unsigned i = 0; i < gm->nlisteners; i++) {
@@ -275,7 +276,7 @@ static void code_page_event(GuestMemory *gm, uint64_t page)
         }
     }
     g_hash_table_remove(gm->code_pages, gm_page_key(page));
-    notify_change(gm, page, GUEST_PAGE_SIZE);
+    gm_notify_change(gm, page, GUEST_PAGE_SIZE);
 }
 
 typedef struct CodeScan {
@@ -330,7 +331,7 @@ void guest_mem_set_code(GuestMemory *gm, uint64_t page_addr)
         return;
     }
     if (g_hash_table_add(gm->code_pages, gm_page_key(page_addr))) {
-        notify_change(gm, page_addr, GUEST_PAGE_SIZE);
+        gm_notify_change(gm, page_addr, GUEST_PAGE_SIZE);
     }
 }
 
@@ -342,7 +343,7 @@ bool guest_mem_is_code(GuestMemory *gm, uint64_t page_addr)
 void guest_mem_clear_code(GuestMemory *gm, uint64_t page_addr)
 {
     if (g_hash_table_remove(gm->code_pages, gm_page_key(page_addr & GUEST_PAGE_MASK))) {
-        notify_change(gm, page_addr & GUEST_PAGE_MASK, GUEST_PAGE_SIZE);
+        gm_notify_change(gm, page_addr & GUEST_PAGE_MASK, GUEST_PAGE_SIZE);
     }
 }
 
@@ -480,7 +481,8 @@ bool guest_mem_map(GuestMemory *gm, uint64_t addr, uint64_t len, int prot, bool 
     if (hi) {
         insert_ram(gm, mid, end, prot, hi);
     }
-    notify_change(gm, addr, len);
+    gm->layout_gen++;
+    gm_notify_change(gm, addr, len);
     return true;
 }
 
@@ -500,7 +502,8 @@ bool guest_mem_map_mmio(GuestMemory *gm, uint64_t addr, uint64_t len, const Gues
     r.opaque = opaque;
     r.mmio_base = addr;
     insert_region(gm, gm_upper_region(gm, addr), &r);
-    notify_change(gm, addr, len);
+    gm->layout_gen++;
+    gm_notify_change(gm, addr, len);
     return true;
 }
 
@@ -511,7 +514,8 @@ bool guest_mem_unmap(GuestMemory *gm, uint64_t addr, uint64_t len)
     }
     if (range_overlaps(gm, addr, addr + len)) {
         remove_range(gm, addr, addr + len, false);
-        notify_change(gm, addr, len);
+        gm->layout_gen++;
+        gm_notify_change(gm, addr, len);
     }
     return true;
 }
@@ -561,7 +565,8 @@ bool guest_mem_protect(GuestMemory *gm, uint64_t addr, uint64_t len, int prot)
         }
     }
     merge_range(gm, first, i);
-    notify_change(gm, addr, len);
+    gm->layout_gen++;
+    gm_notify_change(gm, addr, len);
     return true;
 }
 
@@ -610,8 +615,9 @@ bool guest_mem_move(GuestMemory *gm, uint64_t old_addr, uint64_t len, uint64_t n
     }
     g_free(moved);
     merge_range(gm, at, at + n);
-    notify_change(gm, old_addr, len);
-    notify_change(gm, new_addr, len);
+    gm->layout_gen++;
+    gm_notify_change(gm, old_addr, len);
+    gm_notify_change(gm, new_addr, len);
     return true;
 }
 

@@ -212,4 +212,68 @@ uint64_t guest_mem_generation(GuestMemory *gm);
 /* Number of regions (for tests and statistics). */
 size_t guest_mem_region_count(const GuestMemory *gm);
 
+/*
+ * Dirty-page tracking and snapshots (guest-memory-dirty.c), for running
+ * many programs one after another in one address space (linx-optest's
+ * workers): instead of a new address space per run, RAM goes back to a
+ * snapshot by rewriting only the pages written since.
+ *
+ * While tracking is on, every way of writing RAM records the pages it
+ * writes: the checked copies (guest_mem_write, guest_mem_debug_rw),
+ * guest_mem_window for GM_PROT_WRITE (the whole span), and the softmmu
+ * TLB, which caches a write entry only for a page already recorded
+ * (guest_mem_dirty_write_ok).  A host pointer handed out for writing
+ * stays recorded until the next restore, which bumps the generation
+ * and tells the listeners (their TLBs and window caches drop it).
+ *
+ *   guest_mem_track_dirty(gm);          // before the first write to RAM
+ *   ... load a program ...
+ *   GuestMemSnapshot *s = guest_mem_snapshot_take(gm);
+ *   for each run: ... run, check ...; guest_mem_snapshot_restore(gm, s, NULL);
+ *   guest_mem_reset_zero(gm, NULL);     // every page written back to zero
+ *
+ * A restore writes back only pages whose contents differ (a code page
+ * that differs drops its translations first, as any write to it would;
+ * one that does not keeps them), zeroes long runs of pages with
+ * madvise(MADV_DONTNEED) (RAM is private anonymous memory), and refuses
+ * (false, nothing done) when the regions or permissions changed since
+ * tracking began: the caller then builds a new address space.
+ */
+typedef struct GuestMemSnapshot GuestMemSnapshot;
+
+typedef struct GuestMemResetStats {
+    uint64_t pages;       /* recorded pages looked at */
+    uint64_t written;     /* pages written back (copied or zeroed) */
+    uint64_t dropped;     /* pages given back with MADV_DONTNEED */
+    uint64_t code_pages;  /* code pages whose translations were dropped */
+} GuestMemResetStats;
+
+/* Start tracking; every RAM page not written from now on is taken to be
+ * zero (so call it before anything writes RAM).  False when it is
+ * already on, or the host's pages are not GUEST_PAGE_SIZE. */
+bool guest_mem_track_dirty(GuestMemory *gm);
+bool guest_mem_tracks_dirty(const GuestMemory *gm);
+/* Is the page holding @addr recorded as written since the last restore
+ * (or snapshot)? */
+bool guest_mem_is_dirty(const GuestMemory *gm, uint64_t addr);
+/* Pages recorded since the last restore or snapshot. */
+uint64_t guest_mem_dirty_count(const GuestMemory *gm);
+/* For the TLB fill of the page holding @addr: may a write entry be
+ * cached for it?  True without tracking; with it, @is_write records the
+ * page (and allows), else only a recorded page allows. */
+bool guest_mem_dirty_write_ok(GuestMemory *gm, uint64_t addr, bool is_write);
+
+/* The current contents of every page written since tracking began (or
+ * since the last guest_mem_reset_zero); NULL without tracking. */
+GuestMemSnapshot *guest_mem_snapshot_take(GuestMemory *gm);
+/* Back to @s, the snapshot taken or restored last (false otherwise, or
+ * when the layout changed; nothing is done then).  @st may be NULL. */
+bool guest_mem_snapshot_restore(GuestMemory *gm, GuestMemSnapshot *s, GuestMemResetStats *st);
+/* Every page written since tracking began back to zero; forgets the
+ * snapshot (a restore to it fails from now on). */
+bool guest_mem_reset_zero(GuestMemory *gm, GuestMemResetStats *st);
+/* Pages a snapshot holds (the non-zero ones). */
+uint64_t guest_mem_snapshot_pages(const GuestMemSnapshot *s);
+void guest_mem_snapshot_free(GuestMemSnapshot *s);
+
 #endif /* LINX_HW_GUEST_MEMORY_H */

@@ -86,11 +86,28 @@ void linx_buffers_free(LinxBuffers *b)
     free(b);
 }
 
+static void mark_used(LinxBuffer *x, uint64_t offset, uint64_t len)
+{
+    if (len == 0) {
+        return;
+    }
+    if (x->used_hi == 0 || offset < x->used_lo) {
+        x->used_lo = (uint32_t)offset;
+    }
+    if (offset + len > x->used_hi) {
+        x->used_hi = (uint32_t)(offset + len);
+    }
+}
+
 void linx_buffers_reset(LinxBuffers *b)
 {
     for (unsigned i = 0; i < LINX_BUF__COUNT; i++) {
-        memset(b->buf[i].data, 0, b->buf[i].size);
-        b->buf[i].guest_reads = b->buf[i].guest_writes = 0;
+        LinxBuffer *x = &b->buf[i];
+        if (x->used_hi > x->used_lo) {
+            memset(x->data + x->used_lo, 0, x->used_hi - x->used_lo);
+        }
+        x->used_lo = x->used_hi = 0;
+        x->guest_reads = x->guest_writes = 0;
     }
     memset(b->ld_reg, 0, sizeof(b->ld_reg));
     memset(b->dc_reg, 0, sizeof(b->dc_reg));
@@ -125,6 +142,7 @@ static bool buffer_write(void *opaque, uint64_t offset, unsigned size, uint64_t 
         return false;
     }
     memcpy(x->data + offset, &value, size);
+    mark_used(x, offset, size);
     x->guest_writes++;
     return true;
 }
@@ -251,6 +269,7 @@ LinxBufferError linx_buffer_range(LinxBuffers *b, LinxBufferId id, uint64_t offs
     if (offset > x->size || len > x->size - offset) {
         return LINX_BUF_ERR_RANGE;
     }
+    mark_used(x, offset, len);
     *host = x->data + offset;
     return LINX_BUF_OK;
 }

@@ -79,6 +79,10 @@ typedef struct LinxBuffer {
     uint64_t window_len;
     uint8_t *data;
     uint64_t guest_reads, guest_writes; /* MMIO accesses (statistics) */
+    /* Bytes outside [used_lo, used_hi) are zero: every writer (guest
+     * stores, linx_buffer_range) widens the range, so a reset clears
+     * only what was used. */
+    uint32_t used_lo, used_hi;
 } LinxBuffer;
 
 struct LinxBuffers;
@@ -119,7 +123,8 @@ typedef struct LinxBuffers {
 
 LinxBuffers *linx_buffers_new(LinxBufferProfile profile);
 void linx_buffers_free(LinxBuffers *b);
-/* Zero every buffer. */
+/* Zero every buffer (the bytes that were used) and the LoadData
+ * registers. */
 void linx_buffers_reset(LinxBuffers *b);
 
 /* Map the five windows at @base (LINX_BUFFERS_DEFAULT_BASE for virt) as
@@ -129,7 +134,8 @@ bool linx_buffers_map(LinxBuffers *b, GuestMemory *gm, uint64_t base);
 
 /* Checked engine access to [offset, offset + len) of buffer @id: the
  * offset must meet the buffer's alignment and the range its capacity.
- * On LINX_BUF_OK *host points at the bytes. */
+ * On LINX_BUF_OK *host points at the bytes (which count as used: the
+ * engine may write them). */
 LinxBufferError linx_buffer_range(LinxBuffers *b, LinxBufferId id, uint64_t offset,
                                   uint64_t len, uint8_t **host);
 

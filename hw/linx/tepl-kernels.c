@@ -14,14 +14,35 @@
  * (the fpu library's rule); max/min follow maximumNumber/minimumNumber.
  * FP16 and BF16 are computed in float and rounded once: float has at
  * least 2p + 2 bits for both, so the result is the correctly rounded one.
- * Operations without a kernel here (reductions, TEXP, TLOG, TRSQRT,
- * broadcasts, transposes) return false and run on the reference.
+ * TEXP, TLOG and TRSQRT give the reference's bits too: 1/sqrt is the same
+ * two IEEE double operations (SSE2 lanes), rounded once; e^x and ln x come from the
+ * double-precision functions of fpu-fastmath.h, and a result is kept only
+ * when the value widened by their margin rounds the same at both ends
+ * (then the reference's value, which lies in between, rounds to it too),
+ * else the element is computed by the reference's own function.  FP32
+ * runs two elements at a time (the vector forms of fpu-fastmath.h);
+ * FP16 and BF16 one element at a time.
+ * Reductions, broadcasts and transposes go element by element through
+ * the layout formula with the element type's own arithmetic (below).
  */
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "hw/linx/tepl.h"
 #include "hw/linx/tile-dtype.h"
+#include "target/linx/fpu/fpu-fastmath.h"
+#include "target/linx/fpu/fpu.h"
+
+/* The bounds of fpu-fastmath.h were measured without contraction; no
+ * errno from sqrt (nothing reads it) lets the loops vectorise. */
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off", "no-math-errno", "no-trapping-math")
+#endif
 
 #define DNAN32 0x7fc00000u
 #define DNAN64 UINT64_C(0x7ff8000000000000)
@@ -146,6 +167,135 @@ ULOOP(f64_relu, double, a > 0 ? a : 0.0)
 ULOOP(f64_sqrt, double, d_canon(sqrt(a)))
 ULOOP(f64_recip, double, d_canon(1.0 / a))
 
+/* ---------------------------------------------------------------------
+ * TEXP, TLOG, TRSQRT
+ * --------------------------------------------------------------------- */
+
+typedef float LinxV2f __attribute__((vector_size(8)));
+
+/* FP32 e^x (@is_log false) or ln x of @n elements, two at a time: the
+ * double result rounded to float where the margin proves it, the
+ * reference's function elsewhere. */
+static inline void f32_trans(float *d, const float *pa, size_t n, bool is_log)
+{
+    for (size_t i0 = 0; i0 < n; i0 += 2) {
+        size_t m = n - i0 < 2 ? n - i0 : 2;
+        LinxV2f xf = { 1.0f, 1.0f }, rf, lof, hif;
+        LinxV2d x, y, mg;
+        LinxV2i in;
+
+        memcpy(&xf, pa + i0, m * sizeof(float));
+        x = __builtin_convertvector(xf, LinxV2d);
+        if (is_log) {
+            in = (x > 0.0) & (x < 0x1p1000); /* finite, positive, not NaN */
+            x = (LinxV2d)(((LinxV2u)in & (LinxV2u)x) | (~(LinxV2u)in & (LinxV2u)linx_v2d(1.0)));
+            y = linx_log_fast2(x);
+        } else {
+            in = (x >= -LINX_EXP_FAST_MAX) & (x <= LINX_EXP_FAST_MAX); /* not NaN */
+            x = (LinxV2d)((LinxV2u)in & (LinxV2u)x); /* +0 outside */
+            y = linx_exp_fast2(x);
+        }
+        mg = (LinxV2d)((LinxV2u)y & UINT64_C(0x7fffffffffffffff)) * LINX_FASTMATH_MARGIN;
+        rf = __builtin_convertvector(y, LinxV2f);
+        lof = __builtin_convertvector(y - mg, LinxV2f);
+        hif = __builtin_convertvector(y + mg, LinxV2f);
+        for (size_t j = 0; j < m; j++) {
+            if (in[j] && lof[j] == hif[j]) {
+                d[i0 + j] = rf[j];
+            } else {
+                uint32_t a, v;
+                memcpy(&a, &pa[i0 + j], 4);
+                if (is_log) {
+                    v = (uint32_t)tepl_log_bits(a, LINX_FP32);
+                } else {
+                    LinxFpEnv fe;
+                    linx_fpenv_init(&fe, LINX_RM_RNE);
+                    v = (uint32_t)linx_fexp(&fe, a, LINX_FP32);
+                }
+                memcpy(&d[i0 + j], &v, 4);
+            }
+        }
+    }
+}
+
+static void f32_exp_vv(uint8_t *d8, const uint8_t *a8, const uint8_t *b8, size_t n, uint64_t s)
+{
+    (void)b8;
+    (void)s;
+    f32_trans((float *)d8, (const float *)a8, n, false);
+}
+
+static void f32_log_vv(uint8_t *d8, const uint8_t *a8, const uint8_t *b8, size_t n, uint64_t s)
+{
+    (void)b8;
+    (void)s;
+    f32_trans((float *)d8, (const float *)a8, n, true);
+}
+
+/* Exactly the reference's two double operations (IEEE sqrt and divide,
+ * the same bits in a vector lane), rounded once; two lanes at a time. */
+static void f32_rsqrt_vv(uint8_t *d8, const uint8_t *a8, const uint8_t *b8, size_t n,
+                         uint64_t s)
+{
+    float *d = (float *)d8;
+    const float *pa = (const float *)a8;
+
+    (void)b8;
+    (void)s;
+    for (size_t i0 = 0; i0 < n; i0 += 2) {
+        size_t m = n - i0 < 2 ? n - i0 : 2;
+        LinxV2f xf = { 1.0f, 1.0f }, rf;
+        LinxV2d x, y;
+
+        memcpy(&xf, pa + i0, m * sizeof(float));
+        x = __builtin_convertvector(xf, LinxV2d);
+#if defined(__SSE2__)
+        y = (LinxV2d)_mm_div_pd(_mm_set1_pd(1.0), _mm_sqrt_pd((__m128d)x));
+#else
+        y = (LinxV2d){ 1.0 / sqrt(x[0]), 1.0 / sqrt(x[1]) };
+#endif
+        rf = __builtin_convertvector(y, LinxV2f);
+        for (size_t j = 0; j < m; j++) {
+            d[i0 + j] = f_canon(rf[j]);
+        }
+    }
+}
+
+static uint64_t half_exp(uint64_t a, LinxFpFormat fmt)
+{
+    LinxFpEnv fe;
+
+    linx_fpenv_init(&fe, LINX_RM_RNE);
+    return linx_fexp(&fe, a, fmt);
+}
+
+static uint64_t half_log(uint64_t a, LinxFpFormat fmt)
+{
+    LinxFpEnv fe;
+    uint64_t xb, lo, hi;
+    double x, y, m;
+
+    linx_fpenv_init(&fe, LINX_RM_RNE);
+    xb = linx_fcvt_f2f(&fe, a, fmt, LINX_FP64);
+    x = linx_fm_from_bits(xb);
+    if (!(x > 0 && x < 0x1p1000)) {
+        return tepl_log_bits(a, fmt);
+    }
+    y = linx_log_fast(x);
+    m = fabs(y) * LINX_FASTMATH_MARGIN;
+    lo = linx_fcvt_f2f(&fe, linx_fm_bits(y - m), LINX_FP64, fmt);
+    hi = linx_fcvt_f2f(&fe, linx_fm_bits(y + m), LINX_FP64, fmt);
+    return lo == hi ? lo : tepl_log_bits(a, fmt);
+}
+
+#define HALF_TRANS(p, FMT)                                                                \
+    ULOOP(p##_exp, uint16_t, (uint16_t)half_exp(a, FMT))                                  \
+    ULOOP(p##_log, uint16_t, (uint16_t)half_log(a, FMT))                                  \
+    ULOOP(p##_rsqrt, uint16_t, (uint16_t)tepl_rsqrt_bits(a, FMT))
+
+HALF_TRANS(f16, LINX_FP16)
+HALF_TRANS(bf16, LINX_BF16)
+
 /* Integers: wrap; division by 0 and MIN / -1 give 0; shifts by the width
  * or more give 0 (sign fill for signed right shifts).  Products are formed
  * in uint64_t: 16-bit operands promote to int, whose product overflows
@@ -198,6 +348,145 @@ HALF_LOOPS(f16, linx_fp16_to_float, linx_float_to_fp16, DNAN16)
 HALF_LOOPS(bf16, linx_bf16_to_float, linx_float_to_bf16, DNANBF)
 
 /* ---------------------------------------------------------------------
+ * Reductions, broadcasts, transposes
+ *
+ * Element by element through linx_tile_elem_offset, as the reference, but
+ * with the element type's own arithmetic instead of the fpu library's
+ * (the same results, as for the loops above): a row or column is
+ * accumulated in index order from its first element's bits (a single
+ * element is stored as it is, NaN payload and all); floats add with one
+ * rounding per step (FP16/BF16 through float, rounded once per step) and
+ * a NaN sum is the default NaN; max/min are maximumNumber/minimumNumber;
+ * integers wrap.  Broadcasts and transposes copy bits.
+ * --------------------------------------------------------------------- */
+
+typedef enum RedOp { RED_SUM, RED_MAX, RED_MIN } RedOp;
+
+static RedOp red_op(unsigned base)
+{
+    switch (base) {
+    case LINX_TEPL_TROWSUM:
+    case LINX_TEPL_TCOLSUM:
+        return RED_SUM;
+    case LINX_TEPL_TROWMAX:
+    case LINX_TEPL_TCOLMAX:
+        return RED_MAX;
+    default:
+        return RED_MIN;
+    }
+}
+
+#define SRC_OFF(g, r, c) linx_tile_elem_offset((g)->layout, (r), (c), (g)->rows, (g)->cols, (g)->esize)
+#define DST_OFF(g, r, c)                                                                       \
+    linx_tile_elem_offset((g)->dlayout, (r), (c), (g)->drows, (g)->dcols, (g)->esize)
+
+/* One reduction loop per element type: @T the element, @COMBINE(acc, x)
+ * the step.  Rows (@rows true: dst(i, 0)) or columns (dst(0, j)). */
+#define RED_KERNEL(name, T, COMBINE)                                                          \
+    static void name(const LinxTeplGeom *g, bool rows, RedOp op)                             \
+    {                                                                                         \
+        const T *src = (const T *)(const void *)g->src[0];                                   \
+        T *dst = (T *)(void *)g->dst;                                                         \
+        uint32_t nout = rows ? g->vrows : g->vcols, nin = rows ? g->vcols : g->vrows;         \
+        (void)op;                                                                             \
+        for (uint32_t o = 0; o < nout; o++) {                                                 \
+            T acc = rows ? src[SRC_OFF(g, o, 0)] : src[SRC_OFF(g, 0, o)];                     \
+            for (uint32_t k = 1; k < nin; k++) {                                              \
+                T x = rows ? src[SRC_OFF(g, o, k)] : src[SRC_OFF(g, k, o)];                   \
+                acc = COMBINE(acc, x);                                                        \
+            }                                                                                 \
+            if (rows) {                                                                       \
+                dst[DST_OFF(g, o, 0)] = acc;                                                  \
+            } else {                                                                          \
+                dst[DST_OFF(g, 0, o)] = acc;                                                  \
+            }                                                                                 \
+        }                                                                                     \
+    }
+
+#define F32_RED(a, b) (op == RED_SUM ? f_canon((a) + (b)) : op == RED_MAX ? f_max(a, b) : f_min(a, b))
+#define F64_RED(a, b) (op == RED_SUM ? d_canon((a) + (b)) : op == RED_MAX ? d_max(a, b) : d_min(a, b))
+#define HALF_RED(p, TOF, a, b)                                                                \
+    (op == RED_SUM   ? p##_pack(TOF(a) + TOF(b))                                              \
+     : op == RED_MAX ? p##_pack(f_max(TOF(a), TOF(b)))                                        \
+                     : p##_pack(f_min(TOF(a), TOF(b))))
+#define F16_RED(a, b) HALF_RED(f16, linx_fp16_to_float, a, b)
+#define BF16_RED(a, b) HALF_RED(bf16, linx_bf16_to_float, a, b)
+#define INT_RED(T, UT) (op == RED_SUM ? (T)((UT)a + (UT)b) : op == RED_MAX ? (a > b ? a : b) : (a < b ? a : b))
+
+RED_KERNEL(red_f32, float, F32_RED)
+RED_KERNEL(red_f64, double, F64_RED)
+RED_KERNEL(red_f16, uint16_t, F16_RED)
+RED_KERNEL(red_bf16, uint16_t, BF16_RED)
+#define INT_COMBINE(T, UT)                                                                    \
+    static inline T red_comb_##T(T a, T b, RedOp op)                                         \
+    {                                                                                         \
+        return INT_RED(T, UT);                                                                \
+    }
+INT_COMBINE(int8_t, uint8_t)
+INT_COMBINE(uint8_t, uint8_t)
+INT_COMBINE(int16_t, uint16_t)
+INT_COMBINE(uint16_t, uint16_t)
+INT_COMBINE(int32_t, uint32_t)
+INT_COMBINE(uint32_t, uint32_t)
+INT_COMBINE(int64_t, uint64_t)
+INT_COMBINE(uint64_t, uint64_t)
+#define S8_RED(a, b) red_comb_int8_t(a, b, op)
+#define U8_RED(a, b) red_comb_uint8_t(a, b, op)
+#define S16_RED(a, b) red_comb_int16_t(a, b, op)
+#define U16_RED(a, b) red_comb_uint16_t(a, b, op)
+#define S32_RED(a, b) red_comb_int32_t(a, b, op)
+#define U32_RED(a, b) red_comb_uint32_t(a, b, op)
+#define S64_RED(a, b) red_comb_int64_t(a, b, op)
+#define U64_RED(a, b) red_comb_uint64_t(a, b, op)
+RED_KERNEL(red_s8, int8_t, S8_RED)
+RED_KERNEL(red_u8, uint8_t, U8_RED)
+RED_KERNEL(red_s16, int16_t, S16_RED)
+RED_KERNEL(red_u16, uint16_t, U16_RED)
+RED_KERNEL(red_s32, int32_t, S32_RED)
+RED_KERNEL(red_u32, uint32_t, U32_RED)
+RED_KERNEL(red_s64, int64_t, S64_RED)
+RED_KERNEL(red_u64, uint64_t, U64_RED)
+
+static bool run_reduce(const LinxTeplGeom *g, bool rows)
+{
+    RedOp op = red_op(g->oi->base);
+
+    switch (g->dtype) {
+    case LINX_DT_FP32: red_f32(g, rows, op); return true;
+    case LINX_DT_FP64: red_f64(g, rows, op); return true;
+    case LINX_DT_FP16: red_f16(g, rows, op); return true;
+    case LINX_DT_BF16: red_bf16(g, rows, op); return true;
+    case LINX_DT_S8: red_s8(g, rows, op); return true;
+    case LINX_DT_U8: red_u8(g, rows, op); return true;
+    case LINX_DT_S16: red_s16(g, rows, op); return true;
+    case LINX_DT_U16: red_u16(g, rows, op); return true;
+    case LINX_DT_S32: red_s32(g, rows, op); return true;
+    case LINX_DT_U32: red_u32(g, rows, op); return true;
+    case LINX_DT_S64: red_s64(g, rows, op); return true;
+    case LINX_DT_U64: red_u64(g, rows, op); return true;
+    default: return false;
+    }
+}
+
+/* TROWEXPAND dst(i, j) = src(i, 0), TCOLEXPAND src(0, j), TTRANSPOSE
+ * dst(j, i) = src(i, j): bit copies. */
+static void run_copy(const LinxTeplGeom *g)
+{
+    size_t es = g->esize;
+    unsigned cls = g->oi->cls;
+
+    for (uint32_t i = 0; i < g->vrows; i++) {
+        for (uint32_t j = 0; j < g->vcols; j++) {
+            size_t so = cls == LINX_TEPLC_ROWEXPAND   ? SRC_OFF(g, i, 0)
+                        : cls == LINX_TEPLC_COLEXPAND ? SRC_OFF(g, 0, j)
+                                                      : SRC_OFF(g, i, j);
+            size_t d = cls == LINX_TEPLC_TRANSPOSE ? DST_OFF(g, j, i) : DST_OFF(g, i, j);
+            memcpy(g->dst + d * es, g->src[0] + so * es, es);
+        }
+    }
+}
+
+/* ---------------------------------------------------------------------
  * Selection
  * --------------------------------------------------------------------- */
 
@@ -228,11 +517,21 @@ typedef struct KernelSet {
                 [LINX_TEPL_TMUL] = p##_mul_vv, [LINX_TEPL_TDIV] = p##_div_vv,               \
                 [LINX_TEPL_TMAX] = p##_max_vv, [LINX_TEPL_TMIN] = p##_min_vv,               \
                 [LINX_TEPL_TPRELU] = p##_prelu_vv, [LINX_TEPL_TRELU] = p##_relu_vv,         \
-                [LINX_TEPL_TSQRT] = p##_sqrt_vv, [LINX_TEPL_TRECIP] = p##_recip_vv },       \
+                [LINX_TEPL_TSQRT] = p##_sqrt_vv, [LINX_TEPL_TRECIP] = p##_recip_vv,         \
+                TRANS_##p },                                                                \
         .vs = { [LINX_TEPL_TADD] = p##_add_vs, [LINX_TEPL_TSUB] = p##_sub_vs,               \
                 [LINX_TEPL_TMUL] = p##_mul_vs, [LINX_TEPL_TDIV] = p##_div_vs,               \
                 [LINX_TEPL_TMAX] = p##_max_vs, [LINX_TEPL_TMIN] = p##_min_vs },             \
     }
+
+/* TEXP, TLOG, TRSQRT: no FP64 TEPL (docs/decisions.md D3), so none. */
+#define TRANS_f32 [LINX_TEPL_TEXP] = f32_exp_vv, [LINX_TEPL_TLOG] = f32_log_vv,              \
+                  [LINX_TEPL_TRSQRT] = f32_rsqrt_vv
+#define TRANS_f16 [LINX_TEPL_TEXP] = f16_exp_vv, [LINX_TEPL_TLOG] = f16_log_vv,              \
+                  [LINX_TEPL_TRSQRT] = f16_rsqrt_vv
+#define TRANS_bf16 [LINX_TEPL_TEXP] = bf16_exp_vv, [LINX_TEPL_TLOG] = bf16_log_vv,           \
+                   [LINX_TEPL_TRSQRT] = bf16_rsqrt_vv
+#define TRANS_f64 [LINX_TEPL_TEXP] = NULL
 
 static const KernelSet set_s8 = SET_INT(s8), set_u8 = SET_INT(u8);
 static const KernelSet set_s16 = SET_INT(s16), set_u16 = SET_INT(u16);
@@ -330,6 +629,14 @@ bool linx_tepl_run_fast(const LinxTeplGeom *g)
 
     if (oi->cls == LINX_TEPLC_FILL) {
         for_runs(g, NULL);
+        return true;
+    }
+    if (oi->cls == LINX_TEPLC_ROWRED || oi->cls == LINX_TEPLC_COLRED) {
+        return run_reduce(g, oi->cls == LINX_TEPLC_ROWRED);
+    }
+    if (oi->cls == LINX_TEPLC_ROWEXPAND || oi->cls == LINX_TEPLC_COLEXPAND ||
+        oi->cls == LINX_TEPLC_TRANSPOSE) {
+        run_copy(g);
         return true;
     }
     if (!ks || (oi->cls != LINX_TEPLC_BINARY && oi->cls != LINX_TEPLC_UNARY) ||

@@ -102,7 +102,9 @@ static LinxTileMeta loaded_meta(const TmaPlan *p, const TmaShape *s)
  * fault.  Hits in the per-CPU window cache skip guest_mem_window(): a
  * miss validates the exact footprint (precise fault address), then tries
  * to remember the largest aligned block around it that is one host block
- * for this access, valid until the address space's generation changes.
+ * for this access, valid until the address space's generation changes
+ * (for writes in an address space that tracks dirty pages, the footprint
+ * itself).
  */
 static const uint64_t cache_blocks[] = {
     UINT64_C(2) << 20, UINT64_C(256) << 10, UINT64_C(64) << 10,
@@ -132,7 +134,12 @@ static uint8_t *gm_window(LinxTileState *ts, GuestMemory *gm, uint64_t base, uin
         return host;
     }
     gen = guest_mem_generation(gm);
-    for (size_t i = 0; i < sizeof(cache_blocks) / sizeof(cache_blocks[0]); i++) {
+    /* A write window validates (and, with dirty tracking, records as
+     * written: hw/core/guest-memory.h) its whole span: a machine reset by
+     * its dirty pages (linx-optest's workers) caches the footprint only. */
+    for (size_t i = 0; !(write && guest_mem_tracks_dirty(gm)) &&
+                       i < sizeof(cache_blocks) / sizeof(cache_blocks[0]);
+         i++) {
         uint64_t blk = cache_blocks[i], lo = base & ~(blk - 1), hi;
         uint8_t *h = NULL;
 

@@ -8,9 +8,11 @@
  * store half done: linx_virt_request_stop() asks the exec loop to return
  * at the next block boundary, so the storing instruction completes and
  * its commit-trace row is written, and is the last row (the peer's "stop
- * after commit": the rest of the block runs untraced).  It also drops the chained jumps
- * between translated blocks (linx_tb_flush) so that no already-chained
- * loop keeps running without coming back to the loop.
+ * after commit": the rest of the block runs untraced).  It also unlinks the chained jumps
+ * between translated blocks (linx_exec_unchain) so that no already-chained
+ * loop keeps running without coming back to the loop; the translations
+ * themselves stay, for the next run of the same program on this machine
+ * (linx-optest's workers).
  */
 #include <poll.h>
 #include <stdio.h>
@@ -35,7 +37,7 @@ void linx_virt_request_stop(LinxVirtMachine *m, LinxVirtStop why, int exit_code)
     }
     if (m->cpu) {
         m->cpu->exit_request = 1;
-        linx_tb_flush(m->cpu);
+        linx_exec_unchain(m->cpu);
         if (m->cpu->trace && (why == VIRT_STOP_EXIT || why == VIRT_STOP_FINISHER)) {
             /* As the peer: the storing instruction is the last one traced
              * (the rest of its block still runs before the loop stops). */

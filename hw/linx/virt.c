@@ -172,6 +172,24 @@ void linx_virt_free(LinxVirtMachine *m)
     free(m);
 }
 
+bool linx_virt_load_image(LinxVirtMachine *m, const ElfFile *ef, const char *what, char *err,
+                          size_t errlen)
+{
+    bool ok = linx_virt_load_elf(m->mem, m->ram_size, ef, what, &m->entry, &m->image_end, err,
+                                 errlen);
+
+    memset(&m->profile_vote, 0, sizeof(m->profile_vote));
+    linx_profile_vote_elf(&m->profile_vote, ef);
+    if (ok && m->image_end > m->initial_sp) {
+        return virt_fail(err, errlen,
+                         "%s: the image (ends at 0x%llx) overlaps the boot stack at 0x%llx; "
+                         "give the machine more RAM (-m)",
+                         what, (unsigned long long)m->image_end,
+                         (unsigned long long)m->initial_sp);
+    }
+    return ok;
+}
+
 bool linx_virt_load(LinxVirtMachine *m, const char *path, char *err, size_t errlen)
 {
     ElfFile ef;
@@ -180,19 +198,28 @@ bool linx_virt_load(LinxVirtMachine *m, const char *path, char *err, size_t errl
     if (!elf_file_open(&ef, path, err, errlen)) {
         return false;
     }
-    ok = linx_virt_load_elf(m->mem, m->ram_size, &ef, path, &m->entry, &m->image_end, err,
-                            errlen);
-    memset(&m->profile_vote, 0, sizeof(m->profile_vote));
-    linx_profile_vote_elf(&m->profile_vote, &ef);
+    ok = linx_virt_load_image(m, &ef, path, err, errlen);
     elf_file_close(&ef);
-    if (ok && m->image_end > m->initial_sp) {
-        return virt_fail(err, errlen,
-                         "%s: the image (ends at 0x%llx) overlaps the boot stack at 0x%llx; "
-                         "give the machine more RAM (-m)",
-                         path, (unsigned long long)m->image_end,
-                         (unsigned long long)m->initial_sp);
-    }
     return ok;
+}
+
+void linx_virt_reset_devices(LinxVirtMachine *m)
+{
+    if (m->buffers) {
+        linx_buffers_reset(m->buffers);
+    }
+    if (m->tiles) {
+        linx_tile_state_reset(m->tiles);
+    }
+    if (m->tile_engine == linx_tile_block_engine && m->tile_engine_opaque) {
+        linx_tile_engine_init(m->tile_engine_opaque, NULL);
+    }
+    m->cpu = NULL;
+    m->stop = VIRT_RUNNING;
+    m->exit_code = 0;
+    m->stop_value = 0;
+    m->trap_refusal = LINX_TRAP_NO_HANDLER;
+    m->trap_ring = 0;
 }
 
 void linx_virt_boot(LinxVirtMachine *m, CPULinxState *env)

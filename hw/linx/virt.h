@@ -144,6 +144,15 @@ LinxVirtMachine *linx_virt_new(uint64_t ram_size, char *err, size_t errlen);
 void linx_virt_free(LinxVirtMachine *m);
 /* Load the program file (see virt-loader.c). */
 bool linx_virt_load(LinxVirtMachine *m, const char *path, char *err, size_t errlen);
+/* The same from an ELF image already read (@what names it in messages). */
+bool linx_virt_load_image(LinxVirtMachine *m, const struct ElfFile *ef, const char *what,
+                          char *err, size_t errlen);
+/* Reuse (many programs one after another on one machine, linx-optest's
+ * workers): the tile buffers, the tile register file, the tile engine and
+ * the stop state as linx_virt_new left them.  RAM is the caller's (dirty
+ * tracking and snapshots, hw/core/guest-memory.h); the CPU is booted
+ * again with linx_virt_boot. */
+void linx_virt_reset_devices(LinxVirtMachine *m);
 /* Reset @env for the boot (registers above, ACR0) and put the exit
  * trampoline in RAM. */
 void linx_virt_boot(LinxVirtMachine *m, CPULinxState *env);

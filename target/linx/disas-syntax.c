@@ -36,44 +36,58 @@ const LinxSynTemplate *linx_syn_template(unsigned index)
     return &linx_syn_template_tab[index];
 }
 
-/* Compare @len chars of @s (case-folded) with @key; like strcmp. */
-static int key_cmp(const char *s, size_t len, const char *key)
-{
-    for (size_t i = 0; i < len; i++) {
-        int a = (unsigned char)s[i], b = (unsigned char)key[i];
-        if (a >= 'A' && a <= 'Z') {
-            a += 'a' - 'A';
-        }
-        if (a != b) {
-            return a - b;
-        }
-    }
-    return key[len] ? -1 : 0;
-}
-
 static int cmp_u16(const void *a, const void *b)
 {
     return (int)*(const uint16_t *)a - (int)*(const uint16_t *)b;
 }
 
+static unsigned char fold(char ch)
+{
+    unsigned char c = (unsigned char)ch;
+
+    return c >= 'A' && c <= 'Z' ? (unsigned char)(c + ('a' - 'A')) : c;
+}
+
+/*
+ * Every key that is a prefix of @word (case-folded).  The keys are sorted,
+ * so those sharing the prefix word[0..l) form one range; it narrows by one
+ * character per step (a binary search on that character), a key of exactly
+ * l characters sorts first in its range, and an empty range ends the walk:
+ * O(len log keys) character compares.
+ */
 unsigned linx_syn_candidates(const char *word, size_t len, uint16_t *out, unsigned max)
 {
     const size_t nkeys = sizeof(linx_syn_key_tab) / sizeof(linx_syn_key_tab[0]);
+    size_t lo = 0, hi = nkeys;
     unsigned n = 0;
 
-    for (size_t l = 1; l <= len; l++) {
-        size_t lo = 0, hi = nkeys;
-        while (lo < hi) {
-            size_t mid = (lo + hi) / 2;
-            if (key_cmp(word, l, linx_syn_key_tab[mid].key) > 0) {
-                lo = mid + 1;
+    for (size_t l = 1; l <= len && lo < hi; l++) {
+        unsigned char c = fold(word[l - 1]);
+        size_t a = lo, b = hi;
+        /* first key in [lo, hi) whose char l-1 is >= c (shorter keys,
+         * with '\0' there, come first) */
+        while (a < b) {
+            size_t mid = (a + b) / 2;
+            if ((unsigned char)linx_syn_key_tab[mid].key[l - 1] < c) {
+                a = mid + 1;
             } else {
-                hi = mid;
+                b = mid;
             }
         }
-        for (; lo < nkeys && key_cmp(word, l, linx_syn_key_tab[lo].key) == 0; lo++) {
+        lo = a;
+        b = hi;
+        while (a < b) {
+            size_t mid = (a + b) / 2;
+            if ((unsigned char)linx_syn_key_tab[mid].key[l - 1] <= c) {
+                a = mid + 1;
+            } else {
+                b = mid;
+            }
+        }
+        hi = a;
+        for (size_t i = lo; i < hi && linx_syn_key_tab[i].key[l] == '\0'; i++) {
             if (n < max) {
-                out[n] = linx_syn_key_tab[lo].template;
+                out[n] = linx_syn_key_tab[i].template;
             }
             n++;
         }

@@ -12,12 +12,49 @@
  * instruction's host code reads as one group (Blink's side-by-side style).
  */
 #include <capstone/capstone.h>
+#include <dlfcn.h>
 #include <inttypes.h>
+#include <stdio.h>
 
 #include "x86-gen.h"
 
+/*
+ * Capstone is loaded here, when a listing is asked for, not linked: its
+ * library carries some 77 000 relocations that every emulator start would
+ * otherwise apply (issue 16).  dlopen of a loaded library is a lookup, and
+ * it stays loaded (never closed).
+ */
+typedef struct Capstone {
+    cs_err (*open)(cs_arch arch, cs_mode mode, csh *handle);
+    size_t (*disasm)(csh handle, const uint8_t *code, size_t size, uint64_t address,
+                     size_t count, cs_insn **insn);
+    void (*free)(cs_insn *insn, size_t count);
+    cs_err (*close)(csh *handle);
+} Capstone;
+
+static bool capstone_load(Capstone *cs)
+{
+    char name[64];
+    void *lib;
+
+    snprintf(name, sizeof(name), "libcapstone.so.%d", CS_API_MAJOR);
+    lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        lib = dlopen("libcapstone.so", RTLD_NOW | RTLD_LOCAL);
+    }
+    if (!lib) {
+        return false;
+    }
+    *(void **)&cs->open = dlsym(lib, "cs_open");
+    *(void **)&cs->disasm = dlsym(lib, "cs_disasm");
+    *(void **)&cs->free = dlsym(lib, "cs_free");
+    *(void **)&cs->close = dlsym(lib, "cs_close");
+    return cs->open && cs->disasm && cs->free && cs->close;
+}
+
 void x86_disas_tb(FILE *f, const X86Gen *g, const uint8_t *code, size_t size)
 {
+    Capstone cs;
     csh handle;
     cs_insn *insn;
     uint64_t rx = g->e.rx_base;
@@ -25,11 +62,11 @@ void x86_disas_tb(FILE *f, const X86Gen *g, const uint8_t *code, size_t size)
     bool slow_shown = false;
 
     fprintf(f, "OUT: [guest pc 0x%" PRIx64 ", %zu bytes]\n", g->tb->pc, size);
-    if (cs_open(CS_ARCH_X86, CS_MODE_64, &handle) != CS_ERR_OK) {
+    if (!capstone_load(&cs) || cs.open(CS_ARCH_X86, CS_MODE_64, &handle) != CS_ERR_OK) {
         fprintf(f, "  (capstone unavailable)\n");
         return;
     }
-    size_t n = cs_disasm(handle, code, size, rx, 0, &insn);
+    size_t n = cs.disasm(handle, code, size, rx, 0, &insn);
     for (size_t i = 0; i < n; i++) {
         size_t off = (size_t)(insn[i].address - rx);
         while (mark < g->nmarks && g->marks[mark].pos <= off) {
@@ -44,8 +81,8 @@ void x86_disas_tb(FILE *f, const X86Gen *g, const uint8_t *code, size_t size)
                 insn[i].op_str);
     }
     if (n) {
-        cs_free(insn, n);
+        cs.free(insn, n);
     }
-    cs_close(&handle);
+    cs.close(&handle);
     fputc('\n', f);
 }

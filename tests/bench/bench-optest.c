@@ -1,7 +1,8 @@
 /*
  * bench-optest: the operator suite (tests/optest) under linx-optest
  * against a native C reference of the same operators at the same sizes,
- * in the same run (issue 12 "Speed"; docs/optest.md "Speed").
+ * in the same run (issue 12 "Speed", issue 16 item 3; docs/optest.md
+ * "Speed").
  *
  *   bench-optest --optest LINX_OPTEST --data ROOT [-k GLOB] [--rounds N] DIR
  *
@@ -13,11 +14,17 @@
  *    does not match is counted and named).  Timed end to end, and the
  *    operator alone.
  * 2. Emulated: 'linx-optest -q -j 1' and '-j 2' over the same cases
- *    (--json), timed; the reports give each case's time and phases.
- * Prints the ratio emulated / native end to end per suite and in all,
- * the speed-up of -j 2 over -j 1, and the per-case overhead: the case's
- * time minus its guest run (process start, machine set-up, program and
- * input load, comparison).
+ *    (--json), timed (wall and CPU: the runner and its workers); the
+ *    reports give each case's time and phases.
+ * The three alternate for N rounds (default 3) and each figure is the best
+ * of its rounds, so a machine shared with other work treats them alike.
+ * The manifests under a directory named "large" (tests/optest/large: the
+ * benchmark sizes) are measured as a set of their own and printed apart:
+ * the headline is the operator suite's.
+ * Prints the ratio emulated / native end to end (wall, and CPU time) per
+ * suite and in all, the speed-up of -j 2 over -j 1, and the per-case
+ * overhead: the case's time minus its guest run (machine set-up, program
+ * build and input load, comparison, the runner <-> worker round trip).
  */
 #include <fnmatch.h>
 #include <glib.h>
@@ -26,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -377,8 +385,9 @@ static void cube(Run *r)
     unsigned oes = o->size, oc0 = 32 / oes;
     uint64_t r16 = (m + 15) / 16 * 16, cc = (n + oc0 - 1) / oc0 * oc0;
 
+    /* the 9-bit zero point is unsigned, 0..511 (linxref.quant_offset:
+     * pto-isa extract_quant_params, (quant >> 37) & 0x1FF) */
     memcpy(&scale, &sb, 4);
-    off = off & 0x100 ? off - 512 : off;
     for (uint64_t kk = 0; kk < nk; kk++) {
         mm_tile(t, a + kk * kt * t->size, lda, b + kk * kt * ldb, ldb, m, n, kt, cf, ci,
                 kk == 0);
@@ -765,10 +774,17 @@ static void softmax_rows(const float *x, float *y, uint64_t rows, uint64_t cols)
     }
 }
 
+/* The operator a suite holds: its name, or for the benchmark sizes of
+ * tests/optest/large ("large-gemm") the suite whose programs they run. */
+static const char *suite_kind(const OptSuite *s)
+{
+    return g_str_has_prefix(s->name, "large-") ? s->name + strlen("large-") : s->name;
+}
+
 /* The five first suites (hand-written manifests) and softmax shapes. */
 static bool small_suites(Run *r)
 {
-    const char *name = r->s->name;
+    const char *name = suite_kind(r->s);
 
     if (!strcmp(name, "vadd")) {
         const float *a = (const float *)(void *)region(r, "va", 16384);
@@ -822,6 +838,7 @@ typedef struct Stat {
     unsigned cases, matched;
     double native_e2e, native_op;  /* seconds */
     double emu_time, emu_run;      /* sums over the -j 1 report */
+    double r_e2e, r_op, r_time, r_run; /* the same in the current round */
 } Stat;
 
 static bool native_case(const OptSuite *s, const OptCase *c, double *op_time, char *why,
@@ -868,19 +885,20 @@ static bool native_case(const OptSuite *s, const OptCase *c, double *op_time, ch
     }
     t0 = now();
     if (ok && !small_suites(&r)) {
-        if (!strcmp(s->name, "tma")) {
+        const char *kind = suite_kind(s);
+        if (!strcmp(kind, "tma")) {
             tma(&r);
-        } else if (!strcmp(s->name, "loaddata")) {
+        } else if (!strcmp(kind, "loaddata")) {
             loaddata(&r);
-        } else if (!strcmp(s->name, "cube")) {
+        } else if (!strcmp(kind, "cube")) {
             cube(&r);
-        } else if (!strcmp(s->name, "gemm")) {
+        } else if (!strcmp(kind, "gemm")) {
             gemm(&r);
-        } else if (!strcmp(s->name, "attention")) {
+        } else if (!strcmp(kind, "attention")) {
             attention(&r);
-        } else if (!strcmp(s->name, "eltwise")) {
+        } else if (!strcmp(kind, "eltwise")) {
             eltwise(&r);
-        } else if (!strcmp(s->name, "kernels")) {
+        } else if (!strcmp(kind, "kernels")) {
             kernels(&r);
         } else {
             snprintf(why, whylen, "no native operator for suite %s", s->name);
@@ -921,12 +939,30 @@ static bool native_case(const OptSuite *s, const OptCase *c, double *op_time, ch
     return ok;
 }
 
-/* Run linx-optest; the wall time, the report in @json. */
-static double emulated(const char *optest, const char *data, const char *dir, const char *jobs,
-                       const char *json, char **filters, unsigned nfilters)
+static double cpu_children(void)
+{
+    struct rusage ru;
+
+    getrusage(RUSAGE_CHILDREN, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+}
+
+static double cpu_self(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Run linx-optest; the wall time (and in @cpu the CPU time of it and its
+ * workers), the report in @json. */
+static double emulated(const char *optest, const char *data, GPtrArray *paths, const char *jobs,
+                       const char *json, char **filters, unsigned nfilters, double *cpu)
 {
     GPtrArray *argv = g_ptr_array_new();
-    double t0 = now();
+    double t0 = now(), c0 = cpu_children(), t;
     gint status = 0;
     GError *ge = NULL;
 
@@ -943,20 +979,24 @@ static double emulated(const char *optest, const char *data, const char *dir, co
         g_ptr_array_add(argv, "-k");
         g_ptr_array_add(argv, filters[i]);
     }
-    g_ptr_array_add(argv, (char *)dir);
+    for (guint i = 0; i < paths->len; i++) {
+        g_ptr_array_add(argv, g_ptr_array_index(paths, i));
+    }
     g_ptr_array_add(argv, NULL);
     if (!g_spawn_sync(NULL, (gchar **)argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
                       NULL, NULL, &status, &ge)) {
         fprintf(stderr, "bench-optest: cannot run %s: %s\n", optest, ge->message);
         exit(1);
     }
+    t = now() - t0;
+    *cpu = cpu_children() - c0;
     g_ptr_array_free(argv, TRUE);
     if (!g_spawn_check_wait_status(status, NULL)) {
         fprintf(stderr, "bench-optest: linx-optest -j %s failed (status %d): the suite must pass "
                 "before it is timed\n", jobs, status);
         exit(1);
     }
-    return now() - t0;
+    return t;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -1009,18 +1049,200 @@ static Stat *stat_for(GPtrArray *stats, const char *suite)
     return st;
 }
 
+/* One set of suites measured on its own: the operator suite, or the
+ * benchmark sizes (manifests under a directory named "large"). */
+typedef struct Set {
+    const char *what;
+    GPtrArray *manifests;          /* paths (not owned) */
+    unsigned ncases, native_fail;
+    double native_total, native_ops, native_cpu;
+    double j1, j1_cpu, j2;
+    double sum_time, sum_run, sum_start, sum_load, sum_check; /* the best -j 1 round */
+} Set;
+
+static bool selected(const char *full, const char *name, char **filters, unsigned nfilters)
+{
+    bool sel = nfilters == 0;
+
+    for (unsigned k = 0; k < nfilters && !sel; k++) {
+        sel = fnmatch(filters[k], full, 0) == 0 ||
+              (!strchr(filters[k], '/') && fnmatch(filters[k], name, 0) == 0);
+    }
+    return sel;
+}
+
+/* One round of @set: native, then -j 1 and -j 2; best figures kept. */
+static bool measure(Set *set, unsigned round, GPtrArray *stats, const OptDataOptions *dopt,
+                    const char *optest, const char *data, char **filters, unsigned nfilters,
+                    const char *json1, const char *json2)
+{
+    double t0 = now(), c0 = cpu_self(), ops = 0, t, cpu;
+
+    set->native_fail = 0;
+    set->ncases = 0;
+    for (guint i = 0; i < stats->len; i++) {
+        Stat *st = g_ptr_array_index(stats, i);
+        st->r_e2e = st->r_op = 0;
+    }
+    for (guint m = 0; m < set->manifests->len; m++) {
+        OptSuite s;
+        char err[1024];
+        if (!opt_suite_load(g_ptr_array_index(set->manifests, m), dopt, &s, err, sizeof(err))) {
+            fprintf(stderr, "bench-optest: %s\n", err);
+            return false;
+        }
+        for (unsigned i = 0; i < s.ncases; i++) {
+            char full[512], why[512] = "";
+            double op = 0, ct = now();
+            Stat *st;
+            snprintf(full, sizeof(full), "%s/%s", s.name, s.cases[i].name);
+            if (!selected(full, s.cases[i].name, filters, nfilters) || s.cases[i].skip) {
+                continue;
+            }
+            set->ncases++;
+            st = stat_for(stats, s.name);
+            if (native_case(&s, &s.cases[i], &op, why, sizeof(why))) {
+                st->matched += round == 0;
+            } else {
+                set->native_fail++;
+                if (round == 0) {
+                    printf("native %s: %s\n", full, why);
+                }
+            }
+            st->cases += round == 0;
+            st->r_e2e += now() - ct;
+            st->r_op += op;
+            ops += op;
+        }
+        opt_suite_free(&s);
+    }
+    t = now() - t0;
+    cpu = cpu_self() - c0;
+    if (t < set->native_total) {
+        set->native_total = t;
+        set->native_ops = ops;
+    }
+    set->native_cpu = cpu < set->native_cpu ? cpu : set->native_cpu;
+    for (guint i = 0; i < stats->len; i++) {
+        Stat *st = g_ptr_array_index(stats, i);
+        if (st->r_e2e > 0 && (st->native_e2e == 0 || st->r_e2e < st->native_e2e)) {
+            st->native_e2e = st->r_e2e;
+            st->native_op = st->r_op;
+        }
+    }
+    if (set->ncases == 0) {
+        return true;
+    }
+
+    /* emulated -j 1 (its report: per suite and per case figures) */
+    t = emulated(optest, data, set->manifests, "1", json1, filters, nfilters, &cpu);
+    set->j1_cpu = cpu < set->j1_cpu ? cpu : set->j1_cpu;
+    {
+        gchar *text = NULL;
+        gsize len = 0;
+        char err[256];
+        JsonValue *rep;
+        const JsonValue *cases;
+        double r_time = 0, r_run = 0, r_start = 0, r_load = 0, r_check = 0;
+        if (!g_file_get_contents(json1, &text, &len, NULL) ||
+            !(rep = json_parse(text, len, err, sizeof(err)))) {
+            fprintf(stderr, "bench-optest: cannot read %s\n", json1);
+            return false;
+        }
+        for (guint i = 0; i < stats->len; i++) {
+            Stat *st = g_ptr_array_index(stats, i);
+            st->r_time = st->r_run = 0;
+        }
+        cases = json_get(rep, "cases");
+        for (size_t i = 0; cases && i < cases->n; i++) {
+            const JsonValue *c = cases->items[i], *ph = json_get(c, "phases");
+            Stat *st = stat_for(stats, json_string(json_get(c, "suite")));
+            double ct = json_number(json_get(c, "time"), 0);
+            double run = json_number(json_get(ph, "run"), 0);
+            st->r_time += ct;
+            st->r_run += run;
+            r_time += ct;
+            r_run += run;
+            r_start += json_number(json_get(ph, "start"), 0);
+            r_load += json_number(json_get(ph, "load"), 0);
+            r_check += json_number(json_get(ph, "check"), 0);
+        }
+        json_free(rep);
+        g_free(text);
+        for (guint i = 0; i < stats->len; i++) {
+            Stat *st = g_ptr_array_index(stats, i);
+            if (st->r_time > 0 && (st->emu_time == 0 || st->r_time < st->emu_time)) {
+                st->emu_time = st->r_time;
+                st->emu_run = st->r_run;
+            }
+        }
+        if (t < set->j1) {
+            set->j1 = t;
+            set->sum_time = r_time;
+            set->sum_run = r_run;
+            set->sum_start = r_start;
+            set->sum_load = r_load;
+            set->sum_check = r_check;
+        }
+    }
+
+    /* emulated -j 2 */
+    t = emulated(optest, data, set->manifests, "2", json2, filters, nfilters, &cpu);
+    set->j2 = t < set->j2 ? t : set->j2;
+    return true;
+}
+
+static void print_set(const Set *set, GPtrArray *stats, bool large, bool headline)
+{
+    unsigned n = set->ncases;
+
+    if (n == 0) {
+        return;
+    }
+    printf("\n%s: %u cases, native reference matches the goldens in %u of them\n", set->what, n,
+           n - set->native_fail);
+    printf("%-16s %6s %12s %12s %14s %12s %8s\n", "suite", "cases", "native e2e", "native op",
+           "emulated -j1", "guest run", "ratio");
+    for (guint i = 0; i < stats->len; i++) {
+        Stat *st = g_ptr_array_index(stats, i);
+        if (g_str_has_prefix(st->suite, "large-") != large || st->cases == 0) {
+            continue;
+        }
+        printf("%-16s %6u %9.2f ms %9.2f ms %11.2f ms %9.2f ms %7.1fx\n", st->suite, st->cases,
+               st->native_e2e * 1e3, st->native_op * 1e3, st->emu_time * 1e3, st->emu_run * 1e3,
+               st->native_e2e > 0 ? st->emu_time / st->native_e2e : 0);
+    }
+    printf("end to end: native %.3f s (operators %.3f s), linx-optest -j 1 %.3f s: "
+           "emulated / native %.2fx%s\n",
+           set->native_total, set->native_ops, set->j1, set->j1 / set->native_total,
+           headline ? " (goal <= 1.5x)" : "");
+    printf("CPU time: native %.3f s, linx-optest -j 1 %.3f s (runner and workers): "
+           "emulated / native %.2fx\n",
+           set->native_cpu, set->j1_cpu, set->j1_cpu / set->native_cpu);
+    printf("-j 2 %.3f s: -j 2 / -j 1 speed-up %.2fx%s\n", set->j2, set->j1 / set->j2,
+           headline ? " (goal >= 1.8x on 2 cores)" : "");
+    printf("per case: %.3f ms in all, guest run (translation and execution) %.3f ms, "
+           "overhead %.3f ms%s: machine set-up %.3f, program build and input load %.3f, "
+           "comparison %.3f, runner <-> worker %.3f\n",
+           set->sum_time / n * 1e3, set->sum_run / n * 1e3,
+           (set->sum_time - set->sum_run) / n * 1e3, headline ? " (goal < 2 ms)" : "",
+           set->sum_start / n * 1e3, set->sum_load / n * 1e3, set->sum_check / n * 1e3,
+           (set->sum_time - set->sum_run - set->sum_start - set->sum_load - set->sum_check) / n *
+               1e3);
+}
+
 int main(int argc, char **argv)
 {
     const char *optest = NULL, *data = NULL, *dir = NULL;
     char *filters[16];
-    unsigned nfilters = 0, rounds = 3, native_fail = 0, ncases = 0;
+    unsigned nfilters = 0, rounds = 3;
     GPtrArray *manifests = g_ptr_array_new_with_free_func(g_free);
     GPtrArray *stats = g_ptr_array_new();
     OptDataOptions dopt = { NULL, NULL };
-    double native_total = 1e30, native_ops = 0, j1 = 1e30, j2 = 1e30;
-    double sum_time = 0, sum_run = 0, sum_start = 0, sum_load = 0, sum_check = 0;
     char tmpdir[] = "/tmp/bench-optest-XXXXXX";
     char *json1, *json2;
+    Set sets[2];
+    int rc = 0;
 
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--optest") && i + 1 < argc) {
@@ -1052,121 +1274,43 @@ int main(int argc, char **argv)
     }
     json1 = g_build_filename(tmpdir, "j1.json", NULL);
     json2 = g_build_filename(tmpdir, "j2.json", NULL);
+    memset(sets, 0, sizeof(sets));
+    sets[0].what = "operator suite";
+    sets[1].what = "benchmark sizes (tests/optest/large: the operators' speed, not the headline)";
+    for (int k = 0; k < 2; k++) {
+        sets[k].manifests = g_ptr_array_new();
+        sets[k].native_total = sets[k].native_cpu = sets[k].j1 = sets[k].j1_cpu = 1e30;
+        sets[k].j2 = 1e30;
+    }
+    for (guint i = 0; i < manifests->len; i++) {
+        char *m = g_ptr_array_index(manifests, i);
+        g_ptr_array_add(sets[strstr(m, "/large/") ? 1 : 0].manifests, m);
+    }
 
-    /* 1. native, best of @rounds */
+    /* Rounds interleave native, -j 1 and -j 2 of each set (the machine is
+     * shared: each gets the same chances); every figure is the best of
+     * its rounds, per suite too. */
     for (unsigned round = 0; round < rounds; round++) {
-        double t0 = now(), ops = 0;
-        native_fail = 0;
-        ncases = 0;
-        for (guint m = 0; m < manifests->len; m++) {
-            OptSuite s;
-            char err[1024];
-            if (!opt_suite_load(g_ptr_array_index(manifests, m), &dopt, &s, err, sizeof(err))) {
-                fprintf(stderr, "bench-optest: %s\n", err);
+        for (int k = 0; k < 2; k++) {
+            if (!measure(&sets[k], round, stats, &dopt, optest, data, filters, nfilters, json1,
+                         json2)) {
                 return 1;
             }
-            for (unsigned i = 0; i < s.ncases; i++) {
-                char full[512], why[512] = "";
-                double op = 0, c0 = now();
-                bool sel = nfilters == 0;
-                Stat *st;
-                snprintf(full, sizeof(full), "%s/%s", s.name, s.cases[i].name);
-                for (unsigned k = 0; k < nfilters && !sel; k++) {
-                    sel = fnmatch(filters[k], full, 0) == 0 ||
-                          (!strchr(filters[k], '/') && fnmatch(filters[k], s.cases[i].name, 0) == 0);
-                }
-                if (!sel || s.cases[i].skip) {
-                    continue;
-                }
-                ncases++;
-                st = stat_for(stats, s.name);
-                if (native_case(&s, &s.cases[i], &op, why, sizeof(why))) {
-                    st->matched += round == 0;
-                } else {
-                    native_fail++;
-                    if (round == 0) {
-                        printf("native %s: %s\n", full, why);
-                    }
-                }
-                if (round == 0 || now() - c0 < st->native_e2e) {
-                    /* per suite: kept from the first round (a sum over cases) */
-                }
-                if (round == 0) {
-                    st->cases++;
-                    st->native_e2e += now() - c0;
-                    st->native_op += op;
-                }
-                ops += op;
-            }
-            opt_suite_free(&s);
         }
-        if (now() - t0 < native_total) {
-            native_total = now() - t0;
-            native_ops = ops;
-        }
-    }
-
-    /* 2. emulated: -j 1 and -j 2, best of @rounds each */
-    for (unsigned round = 0; round < rounds; round++) {
-        double t = emulated(optest, data, dir, "1", json1, filters, nfilters);
-        j1 = t < j1 ? t : j1;
-        t = emulated(optest, data, dir, "2", json2, filters, nfilters);
-        j2 = t < j2 ? t : j2;
-    }
-    {
-        gchar *text = NULL;
-        gsize len = 0;
-        char err[256];
-        JsonValue *rep;
-        const JsonValue *cases;
-        if (!g_file_get_contents(json1, &text, &len, NULL) ||
-            !(rep = json_parse(text, len, err, sizeof(err)))) {
-            fprintf(stderr, "bench-optest: cannot read %s\n", json1);
-            return 1;
-        }
-        cases = json_get(rep, "cases");
-        for (size_t i = 0; cases && i < cases->n; i++) {
-            const JsonValue *c = cases->items[i], *ph = json_get(c, "phases");
-            Stat *st = stat_for(stats, json_string(json_get(c, "suite")));
-            double t = json_number(json_get(c, "time"), 0);
-            double run = json_number(json_get(ph, "run"), 0);
-            st->emu_time += t;
-            st->emu_run += run;
-            sum_time += t;
-            sum_run += run;
-            sum_start += json_number(json_get(ph, "start"), 0);
-            sum_load += json_number(json_get(ph, "load"), 0);
-            sum_check += json_number(json_get(ph, "check"), 0);
-        }
-        json_free(rep);
-        g_free(text);
     }
     unlink(json1);
     unlink(json2);
     rmdir(tmpdir);
-
-    printf("bench-optest: %u cases, native reference matches the goldens in %u of them\n",
-           ncases, ncases - native_fail);
-    printf("%-10s %6s %12s %12s %14s %12s %8s\n", "suite", "cases", "native e2e", "native op",
-           "emulated -j1", "guest run", "ratio");
-    for (guint i = 0; i < stats->len; i++) {
-        Stat *st = g_ptr_array_index(stats, i);
-        printf("%-10s %6u %9.2f ms %9.2f ms %11.2f ms %9.2f ms %7.1fx\n", st->suite, st->cases,
-               st->native_e2e * 1e3, st->native_op * 1e3, st->emu_time * 1e3, st->emu_run * 1e3,
-               st->native_e2e > 0 ? st->emu_time / st->native_e2e : 0);
+    if (sets[0].ncases + sets[1].ncases == 0) {
+        fprintf(stderr, "bench-optest: no case selected\n");
+        return 2;
     }
-    printf("end to end: native %.3f s (operators %.3f s), linx-optest -j 1 %.3f s: "
-           "emulated / native %.1fx (goal <= 1.5x)\n",
-           native_total, native_ops, j1, j1 / native_total);
-    printf("-j 2 %.3f s: -j 2 / -j 1 speed-up %.2fx (goal >= 1.8x on 2 cores)\n", j2, j1 / j2);
-    if (ncases) {
-        printf("per case: %.3f ms in all, guest run (translation and execution) %.3f ms, "
-               "overhead %.3f ms (goal < 2 ms): machine start %.3f, program and input load "
-               "%.3f, comparison %.3f, process fork/exit/wait %.3f\n",
-               sum_time / ncases * 1e3, sum_run / ncases * 1e3,
-               (sum_time - sum_run) / ncases * 1e3, sum_start / ncases * 1e3,
-               sum_load / ncases * 1e3, sum_check / ncases * 1e3,
-               (sum_time - sum_run - sum_start - sum_load - sum_check) / ncases * 1e3);
+    printf("bench-optest: best of %u interleaved rounds\n", rounds);
+    print_set(&sets[0], stats, false, true);
+    print_set(&sets[1], stats, true, false);
+    for (int k = 0; k < 2; k++) {
+        rc |= sets[k].native_fail != 0;
+        g_ptr_array_free(sets[k].manifests, TRUE);
     }
     for (guint i = 0; i < stats->len; i++) {
         Stat *st = g_ptr_array_index(stats, i);
@@ -1177,5 +1321,5 @@ int main(int argc, char **argv)
     g_ptr_array_free(manifests, TRUE);
     g_free(json1);
     g_free(json2);
-    return native_fail ? 1 : 0;
+    return rc;
 }

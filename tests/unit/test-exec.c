@@ -631,6 +631,47 @@ static void test_jit_path(void **state)
     g_free(m.env);
 }
 
+/* linx_exec_unchain (a machine stopping): every chained jump is undone
+ * and the jump cache emptied, but no TB is dropped, so the next run
+ * translates nothing and chains again. */
+static void test_unchain_keeps_tbs(void **state)
+{
+    Machine m;
+    LinxExecOptions opts;
+    LinxExecStats st;
+    unsigned jmps;
+
+    memset(&fake, 0, sizeof(fake));
+    toy_exec_options(&opts);
+    opts.accel = LINX_ACCEL_JIT;
+    opts.backend = &fake_ops;
+    opts.code_buffer_size = 64 * 1024;
+    machine_init_opts(&m, &opts);
+    fake.interp = interp_new(linx_exec_ir(m.ec));
+    load_sum_loop(&m, 100);
+    assert_int_equal(cpu_exec(m.env), EXCP_EXIT);
+    st = stats(&m);
+    jmps = fake.set_jmps;
+    assert_true(jmps >= 2);
+    linx_exec_unchain(m.env);
+    assert_int_equal(fake.unsets, jmps); /* every chained slot undone */
+    for (unsigned i = 0; i < LINX_TB_JMP_CACHE_SIZE; i++) {
+        assert_null(m.env->tb_jmp_cache[i]);
+    }
+    assert_int_equal(stats(&m).invalidations, st.invalidations);
+    assert_int_equal(stats(&m).flushes, st.flushes);
+    m.env->pc = CODE;
+    assert_int_equal(cpu_exec(m.env), EXCP_EXIT);
+    assert_int_equal(m.env->exit_code, 5050);
+    assert_int_equal(stats(&m).tbs_translated, st.tbs_translated);
+    assert_true(fake.set_jmps > jmps); /* chained again */
+    linx_exec_free(m.ec);
+    m.ec = NULL;
+    interp_free(fake.interp);
+    guest_mem_free(m.gm);
+    g_free(m.env);
+}
+
 /* A TB that cannot fit even in an empty code buffer: a clear message and
  * exit status 1, not a crash (run in a child process). */
 static void test_jit_buffer_too_small(void **state)
@@ -729,6 +770,7 @@ int main(void)
         cmocka_unit_test(test_breakpoints),
         cmocka_unit_test(test_single_step),
         cmocka_unit_test(test_jit_path),
+        cmocka_unit_test(test_unchain_keeps_tbs),
         cmocka_unit_test(test_jit_buffer_too_small),
         cmocka_unit_test(test_jit_fallback),
         cmocka_unit_test(test_setup_errors),

@@ -209,6 +209,9 @@ static void test_fast_vs_reference(void **state)
                 { LINX_TL_DN, { 5, 3, nd_cols } },
                 { LINX_TL_NZ, { c0 + 1, 16 - 2, c0 * (elems / (16 * c0) > 1 ? 2 : 1) } },
                 { LINX_TL_ZN, { 16 - 1, c0 - 3, 16 } },
+                /* one valid column / row: a reduction of one element */
+                { LINX_TL_ND, { 1, elems / nd_cols - 2, nd_cols } },
+                { LINX_TL_NZ, { c0 + 3, 1, c0 * 2 } },
             };
             for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
                 compare_impls(opcodes[o], dtypes[d], &shapes[s], bytes, &cases);

@@ -44,7 +44,7 @@ typedef struct Options {
 enum {
     OPT_ACCEL = 1, OPT_JOBS, OPT_FILTER, OPT_CASE, OPT_SHARD, OPT_SHARDS, OPT_DATA, OPT_DATA_ROOT,
     OPT_REGEN, OPT_GENONLY, OPT_STAMP, OPT_TIMEOUT, OPT_JSON, OPT_JUNIT, OPT_TAP, OPT_NOPROGRESS,
-    OPT_LIST, OPT_REFERENCE, OPT_VERBOSE, OPT_QUIET, OPT_VERSION, OPT_HELP,
+    OPT_LIST, OPT_REFERENCE, OPT_VERBOSE, OPT_QUIET, OPT_VERSION, OPT_HELP, OPT_ISOLATE,
 };
 
 static const LinxOpt optest_opts[] = {
@@ -70,6 +70,9 @@ static const LinxOpt optest_opts[] = {
     { "stamp", 0, "FILE", "with --generate-only: write FILE when all succeeded", OPT_STAMP },
     { "timeout", 't', "SECONDS", "time limit of every case (default: the manifest's)",
       OPT_TIMEOUT },
+    { "isolate", 0, NULL,
+      "a process per case (default: a worker per -j slot runs\nmany cases on one reused machine)",
+      OPT_ISOLATE },
     { "json", 0, "FILE", "write a JSON report (docs/optest-report.schema.json)", OPT_JSON },
     { "junit", 0, "FILE", "write a JUnit XML report", OPT_JUNIT },
     { "tap", 0, NULL, "TAP 13 on standard output instead of the case lines", OPT_TAP },
@@ -425,6 +428,7 @@ static int optest_opt(void *opaque, int id, const char *v, char *err, size_t err
     case OPT_GENONLY: o->generate_only = true; return 0;
     case OPT_NOPROGRESS: o->no_progress = true; return 0;
     case OPT_STAMP: o->stamp = v; return 0;
+    case OPT_ISOLATE: o->run.isolate = true; return 0;
     case OPT_VERSION:
         printf("linx-optest (linxemu) %s, LinxISA v0.4\n", LINX_VERSION);
         return 1;

@@ -18,6 +18,7 @@
 #ifndef LINX_TOOLS_OPTEST_H
 #define LINX_TOOLS_OPTEST_H
 
+#include <glib.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -230,11 +231,21 @@ typedef struct OptProgramCache OptProgramCache;
 
 OptProgramCache *opt_program_cache_new(void);
 void opt_program_cache_free(OptProgramCache *pc);
+/* What identifies case @c's program (source and defines; g_free): cases
+ * with equal keys run the same program. */
+char *opt_program_key(const OptSuite *s, const OptCase *c);
 /* The program of case @c (built once per program and defines).  NULL with
  * the reason in @err. */
 const OptProgram *opt_program_get(OptProgramCache *pc, const OptSuite *s, const OptCase *c,
                                   char *err, size_t errlen);
-const char *opt_program_path(const OptProgram *p);  /* the ELF to load */
+/* The ELF file to load by name: an ELF program's own path, an assembled
+ * program's temporary file (user-mode suites only; NULL otherwise). */
+const char *opt_program_path(const OptProgram *p);
+/* The program's ELF image, parsed (every program has one). */
+struct ElfFile;
+const struct ElfFile *opt_program_elf(const OptProgram *p);
+/* The program's source (or ELF) path. */
+const char *opt_program_source(const OptProgram *p);
 bool opt_program_resolve(const OptProgram *p, const OptPlace *pl, uint64_t *addr);
 
 /* ---- run.c: one case ---- */
@@ -244,6 +255,7 @@ typedef struct OptRunOptions {
     bool verbose;        /* comparison details and guest output */
     bool quiet;          /* failures and the summary only */
     bool reference;      /* LINX_TEPL_REFERENCE=1 for the run */
+    bool isolate;        /* a process per case instead of workers */
     double timeout;      /* > 0: overrides every case's */
 } OptRunOptions;
 
@@ -288,14 +300,65 @@ typedef struct OptResult {
 
 void opt_result_free(OptResult *r);
 
-/* Run case @ref in a child process: returns the pid (or -1 with @r
- * filled as a setup failure); the child writes its record to @fd_result
- * and the guest's output to @fd_capture. */
+/* The machines a process runs its cases on.  With @reuse (a worker) the
+ * virt machine stays from case to case: RAM goes back to a snapshot of
+ * the loaded program (only the pages written since), the translations
+ * stay while the program is the same, the devices and the CPU are reset.
+ * Without, every case gets a new machine (a process per case). */
+typedef struct OptMachines OptMachines;
+OptMachines *opt_machines_new(const OptRunOptions *o, bool reuse);
+/* The time the next case's program took to build (counted in its load
+ * phase). */
+void opt_machines_note_build(OptMachines *mc, double seconds);
+void opt_machines_free(OptMachines *mc);
+/* Run case @ref (program @prog) on @mc: the guest's output goes to
+ * @capture (stdout and stderr point to the same file); returns the result
+ * record (opt_result_decode reads it). */
+GString *opt_case_execute(OptMachines *mc, const OptRef *ref, const OptProgram *prog,
+                          FILE *capture);
+/* The runner's own tests: when LINX_OPTEST_TEST_CRASH names @ref
+ * ("suite/case"), the process dies of SIGSEGV after the case ran (as an
+ * emulator crash would end a worker; tests/optest/isolation.py). */
+void opt_test_crash_hook(const OptRef *ref);
+/* The record of a case that could not be set up (its program failed). */
+GString *opt_case_setup_failure(const char *message);
+/* A worker: the tail of what the case wrote to @fd_capture goes into its
+ * record when it failed (or with @verbose), before the next case empties
+ * the file. */
+void opt_record_add_output(GString *rec, int fd_capture, bool verbose);
+/* Records on a pipe: a 32-bit length, then the record.  take: the first
+ * whole record of @buf (removed from it; g_free), false while incomplete. */
+void opt_record_send(int fd, const GString *rec);
+bool opt_record_take(GString *buf, uint8_t **rec, size_t *len);
+void opt_write_all(int fd, const void *buf, size_t len);
+/* In a case's or a worker's process: default signal dispositions, the
+ * reference TEPL kernels if asked, stdout and stderr to @fd_capture. */
+void opt_child_setup(const OptRunOptions *o, int fd_capture);
+/* SIGALRM (which ends the process) after @timeout seconds; 0: off. */
+void opt_arm_timer(double timeout);
+/* Close every descriptor from 3 up but the (at most 8) in @keep. */
+void opt_close_fds_except(const int *keep, unsigned n);
+
+/* Run case @ref in a child process of its own: returns the pid (or -1);
+ * the child writes its record to @fd_result and the guest's output to
+ * @fd_capture, then exits. */
 int opt_case_spawn(const OptRef *ref, const OptProgram *prog, const OptRunOptions *o,
                    int fd_result, int fd_capture);
-/* Decode the record the child wrote (@buf, @len) into @r (whose names are
- * set); false when it is incomplete. */
+/* Decode a record (@buf, @len) into @r (whose names are set); false when
+ * it is incomplete. */
 bool opt_result_decode(const uint8_t *buf, size_t len, OptResult *r);
+
+/* ---- worker.c: a process running many cases ---- */
+
+/* Start a worker for the cases of @refs (n): it reads case indices (a
+ * uint64_t each) from @fd_cmd, builds programs in its own cache, runs each
+ * case on one reused machine under the case's time limit (SIGALRM ends
+ * the worker: the runner reports the timeout and starts another), writes
+ * each record to @fd_result and the guest's output to @fd_capture, which
+ * it empties first.  End of file on @fd_cmd ends it.  Returns the pid, or
+ * -1. */
+int opt_worker_spawn(const OptRef *refs, size_t n, const OptRunOptions *o, int fd_cmd,
+                     int fd_result, int fd_capture);
 
 /* ---- sched.c: running the selected cases ---- */
 

@@ -16,8 +16,10 @@
  *   instantiates a kernel template per case.
  * * anything else: an ELF file; symbols from its symbol table.
  *
- * Assembled programs are written to temporary files (removed when the
- * cache is freed) because the machines load ELF files by name.
+ * Every program is kept as a parsed ELF image in memory, which the virt
+ * machine loads from; a Linux user-mode program loads by name, so an
+ * assembled one is also written to a temporary file for user-mode suites
+ * (removed when the cache is freed).
  */
 #include <errno.h>
 #include <glib.h>
@@ -31,16 +33,18 @@
 
 struct OptProgram {
     char *key;       /* source path + '\n' + defines */
+    char *src;       /* source path */
     char *path;      /* the ELF to load (a temporary file for assembly) */
     bool temp;
     LinxAs *as;      /* assembled: symbols from here */
-    ElfFile elf;     /* else: symbols from the ELF */
+    ElfFile elf;     /* the image (symbols from here when not assembled) */
     bool have_elf;
     char *error;     /* build failed: why (every case using it fails) */
 };
 
 struct OptProgramCache {
     GPtrArray *progs;
+    GHashTable *by_key; /* key -> OptProgram (owned by progs) */
 };
 
 static bool ends_with(const char *s, const char *suffix)
@@ -65,6 +69,7 @@ static void program_free(gpointer pp)
     }
     g_free(p->path);
     g_free(p->key);
+    g_free(p->src);
     g_free(p->error);
     g_free(p);
 }
@@ -74,12 +79,14 @@ OptProgramCache *opt_program_cache_new(void)
     OptProgramCache *pc = g_new0(OptProgramCache, 1);
 
     pc->progs = g_ptr_array_new_with_free_func(program_free);
+    pc->by_key = g_hash_table_new(g_str_hash, g_str_equal);
     return pc;
 }
 
 void opt_program_cache_free(OptProgramCache *pc)
 {
     if (pc) {
+        g_hash_table_destroy(pc->by_key);
         g_ptr_array_free(pc->progs, TRUE);
         g_free(pc);
     }
@@ -209,11 +216,38 @@ static char *preprocess(OptProgram *p, const char *src, const char *defines, gsi
     return out;
 }
 
+/* An assembled program's temporary file (user mode loads by name). */
+static void program_write_file(OptProgram *p, const char *src)
+{
+    char tmpl[4096];
+    const char *tmp = getenv("TMPDIR");
+    int fd;
+
+    snprintf(tmpl, sizeof(tmpl), "%s/linx-optest-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    fd = mkstemp(tmpl);
+    if (fd < 0) {
+        p->error = g_strdup_printf("cannot create a temporary file %s: %s", tmpl,
+                                   strerror(errno));
+        return;
+    }
+    close(fd);
+    p->path = g_strdup(tmpl);
+    p->temp = true;
+    if (!linx_as_write_file(p->as, tmpl)) {
+        p->error = g_strdup_printf("%s: cannot write the assembled program:\n%s", src,
+                                   linx_as_diagnostics(p->as));
+    }
+}
+
 static void program_build(OptProgram *p, const char *src, const char *defines)
 {
     bool cpp = ends_with(src, ".S");
     bool has_defs = defines && strspn(defines, " \t") != strlen(defines);
+    LinxAsOptions o;
     char err[512];
+    uint8_t *img = NULL;
+    size_t len = 0;
+    bool ok;
 
     if (!cpp && !ends_with(src, ".s")) {
         if (has_defs) {
@@ -228,86 +262,87 @@ static void program_build(OptProgram *p, const char *src, const char *defines)
         p->path = g_strdup(src);
         return;
     }
-    {
-        LinxAsOptions o;
-        char tmpl[4096];
-        const char *tmp = getenv("TMPDIR");
-        int fd;
-        bool ok;
-
-        snprintf(tmpl, sizeof(tmpl), "%s/linx-optest-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-        linx_as_default_options(&o);
-        p->as = linx_as_new(&o);
-        if (cpp) {
-            gsize len = 0;
-            char *text = preprocess(p, src, defines, &len);
-            if (!text) {
-                return;
-            }
-            linx_as_add_source(p->as, src, text, len);
-            g_free(text);
-            ok = true;
-        } else if (has_defs) {
-            gchar *text = NULL, *subst;
-            GError *ge = NULL;
-            if (!g_file_get_contents(src, &text, NULL, &ge)) {
-                p->error = g_strdup_printf("%s: %s", src, ge->message);
-                g_error_free(ge);
-                return;
-            }
-            subst = substitute(p, text, defines);
-            g_free(text);
-            if (!subst) {
-                return;
-            }
-            linx_as_add_source(p->as, src, subst, strlen(subst));
-            g_free(subst);
-            ok = true;
-        } else {
-            ok = linx_as_add_file(p->as, src);
-        }
-        if (!ok || !linx_as_assemble(p->as)) {
-            p->error = g_strdup_printf("%s%s%s: assembly failed:\n%s", src,
-                                       has_defs ? " with " : "", has_defs ? defines : "",
-                                       linx_as_diagnostics(p->as));
+    linx_as_default_options(&o);
+    p->as = linx_as_new(&o);
+    if (cpp) {
+        gsize n = 0;
+        char *text = preprocess(p, src, defines, &n);
+        if (!text) {
             return;
         }
-        fd = mkstemp(tmpl);
-        if (fd < 0) {
-            p->error = g_strdup_printf("cannot create a temporary file %s: %s", tmpl,
-                                       strerror(errno));
+        linx_as_add_source(p->as, src, text, n);
+        g_free(text);
+        ok = true;
+    } else if (has_defs) {
+        gchar *text = NULL, *subst;
+        GError *ge = NULL;
+        if (!g_file_get_contents(src, &text, NULL, &ge)) {
+            p->error = g_strdup_printf("%s: %s", src, ge->message);
+            g_error_free(ge);
             return;
         }
-        close(fd);
-        p->path = g_strdup(tmpl);
-        p->temp = true;
-        if (!linx_as_write_file(p->as, tmpl)) {
-            p->error = g_strdup_printf("%s: cannot write the assembled program:\n%s", src,
-                                       linx_as_diagnostics(p->as));
+        subst = substitute(p, text, defines);
+        g_free(text);
+        if (!subst) {
+            return;
         }
+        linx_as_add_source(p->as, src, subst, strlen(subst));
+        g_free(subst);
+        ok = true;
+    } else {
+        ok = linx_as_add_file(p->as, src);
     }
+    if (!ok || !linx_as_assemble(p->as)) {
+        p->error = g_strdup_printf("%s%s%s: assembly failed:\n%s", src, has_defs ? " with " : "",
+                                   has_defs ? defines : "", linx_as_diagnostics(p->as));
+        return;
+    }
+    if (!linx_as_output(p->as, &img, &len) ||
+        !elf_file_parse(&p->elf, img, len, src, err, sizeof(err))) {
+        p->error = g_strdup_printf("%s: cannot make the ELF image:\n%s", src,
+                                   img ? err : linx_as_diagnostics(p->as));
+        free(img);
+        return;
+    }
+    free(img);
+    p->have_elf = true;
+}
+
+static char *program_source(const OptSuite *s, const OptCase *c)
+{
+    const char *prog = c->program ? c->program : s->program;
+
+    return g_path_is_absolute(prog) ? g_strdup(prog) : g_build_filename(s->mdir, prog, NULL);
+}
+
+char *opt_program_key(const OptSuite *s, const OptCase *c)
+{
+    char *src = program_source(s, c);
+    char *key = g_strdup_printf("%s\n%s", src, c->defines ? c->defines : "");
+
+    g_free(src);
+    return key;
 }
 
 const OptProgram *opt_program_get(OptProgramCache *pc, const OptSuite *s, const OptCase *c,
                                   char *err, size_t errlen)
 {
-    const char *prog = c->program ? c->program : s->program;
-    char *src = g_path_is_absolute(prog) ? g_strdup(prog) : g_build_filename(s->mdir, prog, NULL);
-    char *key = g_strdup_printf("%s\n%s", src, c->defines ? c->defines : "");
+    char *src = program_source(s, c);
+    char *key = opt_program_key(s, c);
     OptProgram *p = NULL;
 
-    for (guint i = 0; i < pc->progs->len && !p; i++) {
-        OptProgram *q = g_ptr_array_index(pc->progs, i);
-        if (strcmp(q->key, key) == 0) {
-            p = q;
-        }
-    }
+    p = g_hash_table_lookup(pc->by_key, key);
     if (!p) {
         p = g_new0(OptProgram, 1);
         p->key = key;
+        p->src = g_strdup(src);
         key = NULL;
         program_build(p, src, c->defines);
         g_ptr_array_add(pc->progs, p);
+        g_hash_table_insert(pc->by_key, p->key, p);
+    }
+    if (!p->error && !p->path && s->machine == OPT_MACHINE_USER) {
+        program_write_file(p, src);
     }
     g_free(key);
     g_free(src);
@@ -321,6 +356,16 @@ const OptProgram *opt_program_get(OptProgramCache *pc, const OptSuite *s, const 
 const char *opt_program_path(const OptProgram *p)
 {
     return p->path;
+}
+
+const ElfFile *opt_program_elf(const OptProgram *p)
+{
+    return &p->elf;
+}
+
+const char *opt_program_source(const OptProgram *p)
+{
+    return p->src;
 }
 
 bool opt_program_resolve(const OptProgram *p, const OptPlace *pl, uint64_t *addr)

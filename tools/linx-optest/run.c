@@ -20,6 +20,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -121,8 +122,35 @@ bool opt_result_decode(const uint8_t *buf, size_t len, OptResult *r)
     memcpy(r->phase, h.phase, sizeof(r->phase));
     r->tbs_translated = h.tbs;
     r->mm = h.mm;
-    return get_str(&p, end, &r->message) && get_str(&p, end, &r->mm_output) &&
-           get_str(&p, end, &r->verbose);
+    if (!get_str(&p, end, &r->message) || !get_str(&p, end, &r->mm_output) ||
+        !get_str(&p, end, &r->verbose)) {
+        return false;
+    }
+    /* A worker adds the guest's output (opt_record_add_output). */
+    return p == end || get_str(&p, end, &r->output);
+}
+
+void opt_record_add_output(GString *rec, int fd_capture, bool verbose)
+{
+    RecordHead h;
+    struct stat st;
+    char *tail = NULL;
+
+    memcpy(&h, rec->str, sizeof(h));
+    if ((h.status != OPT_PASS || verbose) && fstat(fd_capture, &st) == 0 && st.st_size > 0) {
+        off_t from = st.st_size > OPT_OUTPUT_TAIL ? st.st_size - OPT_OUTPUT_TAIL : 0;
+        ssize_t n;
+        tail = g_malloc((size_t)(st.st_size - from) + 1);
+        n = pread(fd_capture, tail, (size_t)(st.st_size - from), from);
+        if (n <= 0) {
+            g_free(tail);
+            tail = NULL;
+        } else {
+            tail[n] = 0;
+        }
+    }
+    put_str(rec, tail);
+    g_free(tail);
 }
 
 /* ---------------------------------------------------------------------
@@ -277,31 +305,160 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* ---------------------------------------------------------------------
+ * Machines
+ * --------------------------------------------------------------------- */
+
+/*
+ * The virt machine a process runs its cases on.  Without reuse (a
+ * process per case) it is made for the case and never freed (the process
+ * exits).  With reuse (a worker) it stays: RAM is tracked from its birth,
+ * a snapshot is taken after a program is loaded and booted, and the next
+ * case of the same program restores it (only the pages written since),
+ * keeping the translations; another program first puts every written
+ * page back to zero, which drops the old program's translations as its
+ * code pages change.  The devices and the tile state are reset and the
+ * CPU is cleared and booted for every case.
+ */
+struct OptMachines {
+    const OptRunOptions *o;
+    bool reuse;
+    LinxExecContext *ec;
+    LinxVirtMachine *m;
+    uint64_t ram_size;
+    CPULinxState *env;
+    const OptProgram *prog; /* loaded in m */
+    GuestMemSnapshot *snap;
+    uint64_t tbs_before;    /* translations made before the current case */
+    double build_time;      /* building the next case's program (a worker) */
+};
+
+void opt_machines_note_build(OptMachines *mc, double seconds)
+{
+    mc->build_time = seconds;
+}
+
+OptMachines *opt_machines_new(const OptRunOptions *o, bool reuse)
+{
+    OptMachines *mc = g_new0(OptMachines, 1);
+
+    mc->o = o;
+    mc->reuse = reuse;
+    return mc;
+}
+
+static void drop_virt(OptMachines *mc)
+{
+    guest_mem_snapshot_free(mc->snap);
+    mc->snap = NULL;
+    if (mc->ec && mc->env) {
+        linx_exec_detach_cpu(mc->ec, mc->env);
+    }
+    linx_exec_free(mc->ec);
+    linx_virt_free(mc->m);
+    mc->ec = NULL;
+    mc->m = NULL;
+    mc->prog = NULL;
+}
+
+void opt_machines_free(OptMachines *mc)
+{
+    if (mc) {
+        drop_virt(mc);
+        free(mc->env);
+        g_free(mc);
+    }
+}
+
+/* A machine with @ram_size bytes of RAM running @prog, booted on mc->env:
+ * false with the reason in @err. */
+static bool virt_ready(OptMachines *mc, uint64_t ram_size, const OptProgram *prog, char *err,
+                       size_t errlen)
+{
+    bool fresh = false;
+
+    if (!mc->env && !(mc->env = malloc(sizeof(*mc->env)))) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    if (mc->m && (!mc->reuse || mc->ram_size != ram_size)) {
+        drop_virt(mc);
+    }
+    if (!mc->m) {
+        mc->ec = new_exec(mc->o, err, errlen);
+        mc->m = mc->ec ? linx_virt_new(ram_size, err, errlen) : NULL;
+        if (!mc->m) {
+            return false;
+        }
+        mc->ram_size = ram_size;
+        if (mc->reuse && !guest_mem_track_dirty(mc->m->mem)) {
+            mc->reuse = false; /* the host cannot track: a fresh machine per case */
+        }
+        fresh = true;
+    } else if (mc->prog == prog && mc->snap) {
+        /* Same program: back to its snapshot (the layout never changes
+         * on virt; if it did, start over). */
+        if (!guest_mem_snapshot_restore(mc->m->mem, mc->snap, NULL)) {
+            drop_virt(mc);
+            return virt_ready(mc, ram_size, prog, err, errlen);
+        }
+        linx_virt_reset_devices(mc->m);
+    } else {
+        guest_mem_snapshot_free(mc->snap);
+        mc->snap = NULL;
+        mc->prog = NULL;
+        if (!guest_mem_reset_zero(mc->m->mem, NULL)) {
+            drop_virt(mc);
+            return virt_ready(mc, ram_size, prog, err, errlen);
+        }
+        linx_virt_reset_devices(mc->m);
+        fresh = true;
+    }
+    if (fresh &&
+        !linx_virt_load_image(mc->m, opt_program_elf(prog), opt_program_source(prog), err, errlen)) {
+        drop_virt(mc);
+        return false;
+    }
+    /* A fresh CPU, as calloc gives one; the TLB and the jump cache are
+     * set by linx_exec_attach_cpu (load_inputs is done before it, through
+     * the checked path, which uses neither). */
+    memset(mc->env, 0, offsetof(CPULinxState, tlb));
+    memset((char *)mc->env + offsetof(CPULinxState, tb_jmp_cache) +
+               sizeof(mc->env->tb_jmp_cache),
+           0, sizeof(*mc->env) - offsetof(CPULinxState, tb_jmp_cache) -
+                  sizeof(mc->env->tb_jmp_cache));
+    linx_virt_boot(mc->m, mc->env);
+    if (fresh) {
+        mc->prog = prog;
+        if (mc->reuse) {
+            mc->snap = guest_mem_snapshot_take(mc->m->mem);
+        }
+    }
+    return true;
+}
+
 /* Returns 0 when the program ran (*status set), -1 when it could not
  * start; @ph gets the phase times. */
-static int run_virt(CaseRun *r, FILE *capture, int *status, double *ph)
+static int run_virt(CaseRun *r, OptMachines *mc, FILE *capture, int *status, double *ph)
 {
     char err[512];
-    double t0 = now();
-    LinxExecContext *ec = new_exec(r->o, err, sizeof(err));
-    LinxVirtMachine *m = ec ? linx_virt_new(r->s->ram_mib << 20, err, sizeof(err)) : NULL;
+    double t0 = now(), t1;
+    LinxVirtMachine *m;
     CPULinxState *env;
-    double t1;
+    LinxExecStats st;
 
-    r->ec = ec;
-    if (!m || !linx_virt_load(m, opt_program_path(r->prog), err, sizeof(err))) {
+    if (!virt_ready(mc, r->s->ram_mib << 20, r->prog, err, sizeof(err))) {
         g_string_append_printf(r->why, "cannot start: %s; ", err);
         return -1;
     }
-    env = calloc(1, sizeof(*env));
-    if (!env) {
-        g_string_append(r->why, "cannot start: out of memory; ");
-        return -1;
-    }
+    m = mc->m;
+    env = mc->env;
+    r->ec = mc->ec;
+    linx_exec_get_stats(mc->ec, &st);
+    mc->tbs_before = st.tbs_translated;
     m->quiet = true;
     m->uart_out = capture;
     m->uart_in_fd = -1;
-    linx_virt_boot(m, env);
     for (unsigned i = 0; i < r->c->nargs && i < 6; i++) {
         env->gpr[LINX_REG_A0 + i] = g_ascii_strtoull(r->c->args[i], NULL, 0);
     }
@@ -311,12 +468,14 @@ static int run_virt(CaseRun *r, FILE *capture, int *status, double *ph)
     if (!load_inputs(r)) {
         return -1;
     }
-    linx_exec_attach_cpu(ec, env);
+    linx_exec_attach_cpu(mc->ec, env);
     ph[1] = now() - t1;
     *status = linx_virt_run(m, env);
     return 0;
 }
 
+/* Linux user mode: a process per case (run_case refuses it in a
+ * worker: a guest's system calls act on the host process). */
 static int run_user(CaseRun *r, FILE *capture, int *status, double *ph)
 {
     char err[512];
@@ -338,9 +497,11 @@ static int run_user(CaseRun *r, FILE *capture, int *status, double *ph)
         argv[argc++] = r->c->args[i];
     }
     argv[argc] = NULL;
-    if (!p || !linux_load_program(p, opt_program_path(r->prog), argc, argv, envp, err,
-                                  sizeof(err))) {
-        g_string_append_printf(r->why, "cannot start: %s; ", ec ? err : "no exec context");
+    if (!p || !opt_program_path(r->prog) ||
+        !linux_load_program(p, opt_program_path(r->prog), argc, argv, envp, err, sizeof(err))) {
+        g_string_append_printf(r->why, "cannot start: %s; ",
+                               !ec ? "no exec context"
+                               : !opt_program_path(r->prog) ? "the program has no file" : err);
         return -1;
     }
     r->gm = p->mem;
@@ -361,69 +522,33 @@ static int run_user(CaseRun *r, FILE *capture, int *status, double *ph)
     return 0;
 }
 
-static void write_all(int fd, const char *buf, size_t len)
-{
-    while (len) {
-        ssize_t n = write(fd, buf, len);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n <= 0) {
-            return;
-        }
-        buf += n;
-        len -= (size_t)n;
-    }
-}
+/* ---------------------------------------------------------------------
+ * One case
+ * --------------------------------------------------------------------- */
 
-static _Noreturn void case_child(CaseRun *r, int fd_result, int fd_capture, double timeout)
+GString *opt_case_execute(OptMachines *mc, const OptRef *ref, const OptProgram *prog,
+                          FILE *capture)
 {
-    struct itimerval it;
+    CaseRun cr, *r = &cr;
     RecordHead h;
     GString *rec;
-    FILE *capture;
     int status = 0, rc;
     double ph[4] = { 0, 0, 0, 0 }, ts, t2, t3;
     bool pass;
 
-    /* Default dispositions (the runner catches SIGINT/SIGTERM), then the
-     * time limit: SIGALRM's default action ends the process. */
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGALRM, SIG_DFL);
-    signal(SIGPIPE, SIG_DFL);
-    {
-        sigset_t none;
-        sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, NULL);
-    }
-    memset(&it, 0, sizeof(it));
-    it.it_value.tv_sec = (time_t)timeout;
-    it.it_value.tv_usec = (suseconds_t)((timeout - (double)(time_t)timeout) * 1e6);
-    if (it.it_value.tv_sec == 0 && it.it_value.tv_usec == 0) {
-        it.it_value.tv_usec = 1000;
-    }
-    setitimer(ITIMER_REAL, &it, NULL);
-    if (r->o->reference) {
-        setenv("LINX_TEPL_REFERENCE", "1", 1);
-    }
-    /* The guest's output (virt UART, user-mode fds 1/2) and reports go
-     * to the capture file. */
-    capture = fdopen(fd_capture, "w");
-    if (!capture) {
-        _exit(3);
-    }
-    fflush(stdout);
-    fflush(stderr);
-    dup2(fd_capture, STDOUT_FILENO);
-    dup2(fd_capture, STDERR_FILENO);
+    memset(&cr, 0, sizeof(cr));
+    r->s = ref->s;
+    r->c = ref->c;
+    r->prog = prog;
+    r->o = mc->o;
     r->why = g_string_new(NULL);
     r->verbose = g_string_new(NULL);
     ts = now();
     rc = r->s->machine == OPT_MACHINE_USER ? run_user(r, capture, &status, ph)
-                                           : run_virt(r, capture, &status, ph);
+                                           : run_virt(r, mc, capture, &status, ph);
     t2 = now();
     fflush(capture);
+    fflush(stdout);
     pass = rc == 0;
     if (rc != 0) {
         set_kind(r, OPT_FK_SETUP);
@@ -446,13 +571,14 @@ static _Noreturn void case_child(CaseRun *r, int fd_result, int fd_capture, doub
     h.have_mm = r->have_mm;
     h.mm_dtype = r->mm_dtype;
     h.phase[0] = ph[0];
-    h.phase[1] = ph[1];
+    h.phase[1] = ph[1] + mc->build_time; /* program and input load */
+    mc->build_time = 0;
     h.phase[3] = t3 - t2;
     h.mm = r->mm;
     if (r->ec) {
         LinxExecStats st;
         linx_exec_get_stats(r->ec, &st);
-        h.tbs = st.tbs_translated;
+        h.tbs = st.tbs_translated - (r->ec == mc->ec ? mc->tbs_before : 0);
     }
     /* run: from the end of the loading to the end of guest execution */
     h.phase[2] = rc == 0 ? t2 - ts - ph[0] - ph[1] : 0;
@@ -464,7 +590,181 @@ static _Noreturn void case_child(CaseRun *r, int fd_result, int fd_capture, doub
     put_str(rec, pass ? NULL : r->why->str);
     put_str(rec, r->mm_output);
     put_str(rec, r->o->verbose && r->verbose->len ? r->verbose->str : NULL);
-    write_all(fd_result, rec->str, rec->len);
+    g_string_free(r->why, TRUE);
+    g_string_free(r->verbose, TRUE);
+    g_free(r->mm_output);
+    return rec;
+}
+
+void opt_test_crash_hook(const OptRef *ref)
+{
+    const char *want = getenv("LINX_OPTEST_TEST_CRASH");
+    char name[512];
+
+    if (!want) {
+        return;
+    }
+    snprintf(name, sizeof(name), "%s/%s", ref->s->name, ref->c->name);
+    if (strcmp(want, name) == 0) {
+        fflush(NULL);
+        signal(SIGSEGV, SIG_DFL); /* not a sanitizer's report: the signal itself */
+        raise(SIGSEGV);
+    }
+}
+
+GString *opt_case_setup_failure(const char *message)
+{
+    RecordHead h;
+    GString *rec = g_string_new(NULL);
+
+    memset(&h, 0, sizeof(h));
+    h.magic = RECORD_MAGIC;
+    h.status = OPT_FAIL;
+    h.kind = OPT_FK_SETUP;
+    g_string_append_len(rec, (const char *)&h, sizeof(h));
+    put_str(rec, message);
+    put_str(rec, NULL);
+    put_str(rec, NULL);
+    return rec;
+}
+
+void opt_write_all(int fd, const void *buf, size_t len)
+{
+    const char *p = buf;
+
+    while (len) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            return;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+}
+
+void opt_record_send(int fd, const GString *rec)
+{
+    uint32_t len = (uint32_t)rec->len;
+    GString *frame = g_string_sized_new(rec->len + sizeof(len));
+
+    g_string_append_len(frame, (const char *)&len, sizeof(len));
+    g_string_append_len(frame, rec->str, rec->len);
+    opt_write_all(fd, frame->str, frame->len);
+    g_string_free(frame, TRUE);
+}
+
+bool opt_record_take(GString *buf, uint8_t **rec, size_t *len)
+{
+    uint32_t n;
+
+    if (buf->len < sizeof(n)) {
+        return false;
+    }
+    memcpy(&n, buf->str, sizeof(n));
+    if (buf->len - sizeof(n) < n) {
+        return false;
+    }
+    *rec = g_memdup2(buf->str + sizeof(n), n);
+    *len = n;
+    g_string_erase(buf, 0, (gssize)(sizeof(n) + n));
+    return true;
+}
+
+/* ---------------------------------------------------------------------
+ * A process per case (--isolate, user mode)
+ * --------------------------------------------------------------------- */
+
+void opt_arm_timer(double timeout)
+{
+    struct itimerval it;
+
+    memset(&it, 0, sizeof(it));
+    if (timeout <= 0) {
+        setitimer(ITIMER_REAL, &it, NULL); /* off */
+        return;
+    }
+    it.it_value.tv_sec = (time_t)timeout;
+    it.it_value.tv_usec = (suseconds_t)((timeout - (double)(time_t)timeout) * 1e6);
+    if (it.it_value.tv_sec == 0 && it.it_value.tv_usec == 0) {
+        it.it_value.tv_usec = 1000;
+    }
+    setitimer(ITIMER_REAL, &it, NULL);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    return *(const int *)a - *(const int *)b;
+}
+
+void opt_close_fds_except(const int *keep, unsigned n)
+{
+    int k[8];
+    unsigned m = 0;
+    unsigned from = 3;
+
+    for (unsigned i = 0; i < n && m < 8; i++) {
+        if (keep[i] >= 3) {
+            k[m++] = keep[i];
+        }
+    }
+    qsort(k, m, sizeof(k[0]), cmp_int);
+    for (unsigned i = 0; i < m; i++) {
+        if ((unsigned)k[i] > from) {
+            close_range(from, (unsigned)k[i] - 1, 0);
+        }
+        from = (unsigned)k[i] + 1;
+    }
+    close_range(from, ~0u, 0);
+}
+
+void opt_child_setup(const OptRunOptions *o, int fd_capture)
+{
+    sigset_t none;
+
+    /* Default dispositions (the runner catches SIGINT/SIGTERM); the time
+     * limit is SIGALRM, whose default action ends the process. */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGALRM, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    if (o->reference) {
+        setenv("LINX_TEPL_REFERENCE", "1", 1);
+    }
+    /* The guest's output (virt UART, user-mode fds 1/2) and reports go
+     * to the capture file. */
+    fflush(stdout);
+    fflush(stderr);
+    dup2(fd_capture, STDOUT_FILENO);
+    dup2(fd_capture, STDERR_FILENO);
+}
+
+static _Noreturn void case_child(const OptRef *ref, const OptProgram *prog,
+                                 const OptRunOptions *o, int fd_result, int fd_capture,
+                                 double timeout)
+{
+    int keep[2] = { fd_result, fd_capture };
+    OptMachines *mc;
+    FILE *capture;
+    GString *rec;
+
+    /* Only our own pipe and file (not the runner's others: a worker waits
+     * for the end of its command pipe). */
+    opt_close_fds_except(keep, 2);
+    opt_child_setup(o, fd_capture);
+    opt_arm_timer(timeout);
+    capture = fdopen(fd_capture, "w");
+    if (!capture) {
+        _exit(3);
+    }
+    mc = opt_machines_new(o, false);
+    rec = opt_case_execute(mc, ref, prog, capture);
+    opt_test_crash_hook(ref);
+    opt_record_send(fd_result, rec);
     _exit(0);
 }
 
@@ -473,19 +773,13 @@ int opt_case_spawn(const OptRef *ref, const OptProgram *prog, const OptRunOption
 {
     double timeout = o->timeout > 0 ? o->timeout
                      : ref->c->timeout > 0 ? ref->c->timeout : ref->s->timeout;
-    CaseRun r;
     pid_t pid;
 
-    memset(&r, 0, sizeof(r));
-    r.s = ref->s;
-    r.c = ref->c;
-    r.prog = prog;
-    r.o = o;
     fflush(stdout);
     fflush(stderr);
     pid = fork();
     if (pid == 0) {
-        case_child(&r, fd_result, fd_capture, timeout);
+        case_child(ref, prog, o, fd_result, fd_capture, timeout);
     }
     return pid;
 }

@@ -18,7 +18,19 @@
  * Special values: e^NaN = default NaN (NV for sNaN), e^+inf = +inf,
  * e^-inf = +0, e^0 = 1 exactly; every other result raises NX, and OF/UF as
  * the rounding routine finds them.
+ *
+ * Fast path (formats of at most 24 significant bits, |x| <= 708): e^x in
+ * double (fpu-fastmath.h, relative error < 2^-50), widened by 2^-44 on
+ * both sides; when both ends round to the same result with the same flags
+ * in the current mode, that is the result, because the exact value and
+ * the 106-bit one lie between them (rounding is monotonic).  Otherwise -
+ * about one FP32 input in 2^15, every FP64 input - the double-double path
+ * runs.  The results are the same bits either way; tests/unit/test-fpu-exp
+ * checks FP16 and BF16 exhaustively in all modes against expl(), and
+ * test-fpu-fastmath the fast path against the double-double one
+ * (LINX_FP_IMPL_SOFT: the double-double path only).
  */
+#include "fpu-fastmath.h"
 #include "fpu-internal.h"
 
 #if defined(__clang__)
@@ -187,6 +199,32 @@ static void exp_core(double x, int32_t *exp, uint64_t *sig)
     *sig |= 1; /* e^x is irrational here: never exact */
 }
 
+/* The fast path: true with the result in *out (flags raised in @fe) when
+ * e^x widened by the fast bound's margin rounds the same at both ends. */
+static bool exp_fast_round(LinxFpEnv *fe, LinxFpFormat fmt, double x, uint64_t *out)
+{
+    LinxFpParts y = linx_fp_unpack(bits_from_double(linx_exp_fast(x)), LINX_FP64);
+    /* the margin in units of sig (bit 63 = 1): 2^-44 * 2^63, plus 1 */
+    uint64_t d = (UINT64_C(1) << 19) + 1, lo, hi;
+    LinxFpEnv flo = *fe, fhi = *fe;
+    uint64_t rlo, rhi;
+
+    if (y.cls != LINX_FPC_NORMAL || y.sig - d < (UINT64_C(1) << 63) || y.sig + d < y.sig) {
+        return false; /* too near a power of two to widen simply: the slow path */
+    }
+    lo = (y.sig - d) | 1;
+    hi = (y.sig + d) | 1;
+    flo.flags = fhi.flags = 0;
+    rlo = linx_fp_round_pack(&flo, fmt, fe->rm, false, y.exp, lo);
+    rhi = linx_fp_round_pack(&fhi, fmt, fe->rm, false, y.exp, hi);
+    if (rlo != rhi || flo.flags != fhi.flags) {
+        return false;
+    }
+    fe->flags |= flo.flags;
+    *out = rlo;
+    return true;
+}
+
 uint64_t linx_fexp(LinxFpEnv *fe, uint64_t a, LinxFpFormat fmt)
 {
     if ((unsigned)fmt >= LINX_FP_NUM_FORMATS) {
@@ -215,6 +253,10 @@ uint64_t linx_fexp(LinxFpEnv *fe, uint64_t a, LinxFpFormat fmt)
     LinxFpEnv exact = { 0 };
     double x = double_from_bits(fmt == LINX_FP64 ? a :
                                 linx_fcvt_f2f(&exact, a, fmt, LINX_FP64));
+    if (fi->frac_bits < 24 && fe->impl != LINX_FP_IMPL_SOFT && x >= -LINX_EXP_FAST_MAX &&
+        x <= LINX_EXP_FAST_MAX && exp_fast_round(fe, fmt, x, &sig)) {
+        return sig;
+    }
     if (x > EXP_HUGE) {
         exp = EXP_OUT_OF_RANGE;
         sig = UINT64_C(1) << 63;
