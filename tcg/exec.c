@@ -219,6 +219,9 @@ void linx_exec_free(LinxExecContext *ec)
     while (ec->ncpus) {
         linx_exec_detach_cpu(ec, ec->cpus[ec->ncpus - 1]);
     }
+    if (ec->log.mask & LINX_LOG_STATS) {
+        linx_exec_log_stats(ec);
+    }
     if (ec->mem) {
         guest_mem_remove_listener(ec->mem, ec);
     }
@@ -265,6 +268,18 @@ void *linx_exec_tb_alloc(LinxExecContext *ec, size_t size)
 void linx_exec_get_stats(const LinxExecContext *ec, LinxExecStats *st)
 {
     *st = ec->stats;
+}
+
+void linx_exec_log_stats(LinxExecContext *ec)
+{
+    const LinxExecStats *st = &ec->stats;
+
+    linx_log_printf(&ec->log,
+                    "stats: tbs_translated=%" PRIu64 " tbs_executed=%" PRIu64
+                    " chains=%" PRIu64 " flushes=%" PRIu64 " invalidations=%" PRIu64
+                    " jc_hits=%" PRIu64 " jc_misses=%" PRIu64 " buffer_full=%" PRIu64 "\n",
+                    st->tbs_translated, st->tbs_executed, st->chains, st->flushes,
+                    st->invalidations, st->jc_hits, st->jc_misses, st->buffer_full);
 }
 
 /* ------------------------------------------------------------------ */

@@ -279,5 +279,8 @@ typedef struct LinxExecStats {
     uint64_t buffer_full;    /* code buffer flushes */
 } LinxExecStats;
 void linx_exec_get_stats(const LinxExecContext *ec, LinxExecStats *st);
+/* One "stats: name=value ..." line on the -d log (-d stats prints it when
+ * the context is freed, i.e. when a front end's run ends). */
+void linx_exec_log_stats(LinxExecContext *ec);
 
 #endif /* LINX_TCG_EXEC_H */

@@ -183,6 +183,16 @@ void guest_mem_set_code(GuestMemory *gm, uint64_t page_addr);
 bool guest_mem_is_code(GuestMemory *gm, uint64_t page_addr);
 void guest_mem_clear_code(GuestMemory *gm, uint64_t page_addr);
 
+/* Shrink [*lo, *hi) to the largest range around [keep_lo, keep_hi) (which
+ * must lie inside it) that holds no code page: page-aligned cuts next to
+ * the nearest code page on each side.  False, leaving *lo and *hi alone,
+ * when a code page meets [keep_lo, keep_hi) itself.  For caches of
+ * validated write windows (tma_exec): a cached range without code pages
+ * stays valid until the generation changes, and marking a page as code
+ * changes it.  Cost: O(min(code pages, pages in the range)). */
+bool guest_mem_code_free_range(GuestMemory *gm, uint64_t keep_lo, uint64_t keep_hi,
+                               uint64_t *lo, uint64_t *hi);
+
 /* Listeners (at most GUEST_MEM_MAX_LISTENERS; false when full). */
 #define GUEST_MEM_MAX_LISTENERS 8
 bool guest_mem_add_listener(GuestMemory *gm, const GuestMemListener *l);
