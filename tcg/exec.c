@@ -134,6 +134,7 @@ LinxExecContext *linx_exec_new(const LinxExecOptions *opts, char *err, size_t er
             /* Every TB adds to insn_count: keep it in a host register
              * across TBs (docs/performance.md). */
             ec->bs.pinned_env_offset = (int32_t)offsetof(CPULinxState, insn_count);
+            ec->fault_sites = g_array_new(false, false, 2 * sizeof(uintptr_t));
         }
     }
     return ec;
@@ -170,10 +171,18 @@ static void watch_memory(LinxExecContext *ec, GuestMemory *mem)
         /* Generated code adds the direct window's base (tcg/softmmu.h);
          * code made for another address space's window must go. */
         uintptr_t base = (uintptr_t)guest_mem_direct_base(mem, NULL);
-        if ((base != 0) != ec->bs.guest_direct || base != ec->bs.guest_base) {
+        /* Host faults (tcg/host-fault.c): the window's protection mirrors
+         * the TLB, accesses go unchecked and faults to the slow path. */
+        bool hf = base && ec->fault_sites && !ec->opts.no_host_faults &&
+                  host_fault_install() && guest_mem_enable_host_faults(mem);
+        if ((base != 0) != ec->bs.guest_direct || base != ec->bs.guest_base ||
+            hf != ec->bs.guest_hostfault) {
             tb_flush_now(ec);
             ec->bs.guest_direct = base != 0;
             ec->bs.guest_base = base;
+            ec->bs.guest_hostfault = hf;
+            ec->bs.fault_site = host_fault_site;
+            ec->bs.fault_site_opaque = ec;
         }
     }
 }
@@ -190,6 +199,19 @@ void linx_exec_attach_cpu(LinxExecContext *ec, CPULinxState *env)
     env->exec = ec;
     env->trace = ec->trace;
     linx_tlb_flush(env);
+    {
+        uint64_t win = 0;
+
+        /* Addresses at or above the window, and misaligned ones, take the
+         * slow path (without a window the masks are never used). */
+        if (env->mem && guest_mem_direct_base(env->mem, &win) && win) {
+            for (unsigned s = 0; s < 4; s++) {
+                env->host_fault_mask[s] = ~(win - 1) | ((UINT64_C(1) << s) - 1);
+            }
+        } else {
+            memset(env->host_fault_mask, 0xff, sizeof(env->host_fault_mask));
+        }
+    }
     memset(env->tb_jmp_cache, 0, sizeof(env->tb_jmp_cache));
     watch_memory(ec, env->mem);
 }
@@ -233,6 +255,9 @@ void linx_exec_free(LinxExecContext *ec)
     }
     linx_commit_trace_close(ec->trace);
     linx_log_close(&ec->log);
+    if (ec->fault_sites) {
+        g_array_free(ec->fault_sites, true);
+    }
     if (ec->breakpoints) {
         g_hash_table_destroy(ec->breakpoints);
     }
@@ -277,9 +302,11 @@ void linx_exec_log_stats(LinxExecContext *ec)
     linx_log_printf(&ec->log,
                     "stats: tbs_translated=%" PRIu64 " tbs_executed=%" PRIu64
                     " chains=%" PRIu64 " flushes=%" PRIu64 " invalidations=%" PRIu64
-                    " jc_hits=%" PRIu64 " jc_misses=%" PRIu64 " buffer_full=%" PRIu64 "\n",
+                    " jc_hits=%" PRIu64 " jc_misses=%" PRIu64 " buffer_full=%" PRIu64
+                    " host_faults=%" PRIu64 "\n",
                     st->tbs_translated, st->tbs_executed, st->chains, st->flushes,
-                    st->invalidations, st->jc_hits, st->jc_misses, st->buffer_full);
+                    st->invalidations, st->jc_hits, st->jc_misses, st->buffer_full,
+                    st->host_faults);
 }
 
 /* ------------------------------------------------------------------ */
@@ -694,6 +721,7 @@ int cpu_exec(CPULinxState *env)
     if (!exec_enter(env)) {
         return EXCP_HALTED;
     }
+    LinxExecContext *prev = host_fault_enter(ec);
     do {
         if (sigsetjmp(env->jmp_env, 0) == 0) {
             ret = cpu_exec_loop(ec, env);
@@ -703,6 +731,7 @@ int cpu_exec(CPULinxState *env)
             ec->exception_index = EXCP_NONE;
         }
     } while (ret == EXCP_NONE);
+    host_fault_leave(prev);
     ec->running = NULL;
     return ret;
 }
@@ -716,6 +745,7 @@ int linx_exec_step(CPULinxState *env, LinxAccel accel)
         return EXCP_HALTED;
     }
     interp_set_chaining(ec->interp, false);
+    LinxExecContext *prev = host_fault_enter(ec);
     if (sigsetjmp(env->jmp_env, 0) == 0) {
         TranslationBlock *tb = next_tb(ec, env, NULL, 0);
         run_tb(ec, env, tb, accel);
@@ -724,6 +754,7 @@ int linx_exec_step(CPULinxState *env, LinxAccel accel)
         ret = ec->exception_index == EXCP_NONE ? 0 : ec->exception_index;
         ec->exception_index = EXCP_NONE;
     }
+    host_fault_leave(prev);
     interp_set_chaining(ec->interp, true);
     ec->running = NULL;
     return ret;

@@ -257,6 +257,7 @@ static void merge_range(GuestMemory *gm, size_t from, size_t to)
 
 static void notify_change(GuestMemory *gm, uint64_t addr, uint64_t len)
 {
+    gm_host_sync(gm, addr, len);
     gm->generation++;
     for (unsigned i = 0; i < gm->nlisteners; i++) {
         if (gm->listeners[i].on_change) {

@@ -111,6 +111,19 @@ GuestMemory *guest_mem_new(uint64_t limit);
  * window is smaller than asked when the host refuses the reservation
  * (valgrind: 16 GiB), absent without 4 KiB host pages. */
 GuestMemory *guest_mem_new_window(uint64_t limit, uint64_t window_max);
+/* Host faults (docs/engine.md "Guest memory: host faults"): from now on
+ * the host protection of every page of the direct window mirrors what a
+ * TLB entry allows a fast access there: readable when RAM with
+ * GM_PROT_READ, writable when RAM with GM_PROT_WRITE and no code mark,
+ * else no access (gaps, MMIO, RAM outside the window).  Translated code
+ * may then access window addresses without a TLB check and let a host
+ * fault send the access to its slow path.  False without a window, or
+ * after the host refused a protection change (then it stays off: the
+ * listeners' on_change sees guest_mem_host_faults() false).  Accesses
+ * through this module (debugger, loaders, code fetch) still work on
+ * protected pages. */
+bool guest_mem_enable_host_faults(GuestMemory *gm);
+bool guest_mem_host_faults(const GuestMemory *gm);
 /* The window's host base (NULL when there is none) and its size. */
 uint8_t *guest_mem_direct_base(const GuestMemory *gm, uint64_t *size);
 void guest_mem_free(GuestMemory *gm);
