@@ -82,6 +82,9 @@ struct LinxExecContext {
     GArray *fault_sites;
 };
 
+/* exec.c: host faults on or off as the address space, the options and
+ * the watchpoints allow (flushes the TBs when it changes). */
+void exec_update_hostfault(LinxExecContext *ec);
 /* tcg/host-fault.c */
 void host_fault_site(void *opaque, const void *access, const void *slow);
 void host_fault_reset(LinxExecContext *ec);

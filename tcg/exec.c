@@ -23,6 +23,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,6 +151,23 @@ static int cpu_slot(const LinxExecContext *ec, const CPULinxState *env)
     return -1;
 }
 
+void exec_update_hostfault(LinxExecContext *ec)
+{
+    /* Host faults (tcg/host-fault.c): the window's protection mirrors
+     * the TLB, accesses go unchecked and faults to the slow path.  Not
+     * while debugger watchpoints are set (they live in TLB tags). */
+    bool hf = ec->accel == LINX_ACCEL_JIT && ec->mem && ec->bs.guest_direct &&
+              ec->fault_sites && !ec->opts.no_host_faults && ec->nwatch == 0 &&
+              host_fault_install() && guest_mem_enable_host_faults(ec->mem);
+
+    if (hf != ec->bs.guest_hostfault) {
+        tb_flush_all(ec);
+        ec->bs.guest_hostfault = hf;
+        ec->bs.fault_site = host_fault_site;
+        ec->bs.fault_site_opaque = ec;
+    }
+}
+
 static void watch_memory(LinxExecContext *ec, GuestMemory *mem)
 {
     GuestMemListener l = { tb_mem_changed, tb_code_written, ec };
@@ -171,19 +189,12 @@ static void watch_memory(LinxExecContext *ec, GuestMemory *mem)
         /* Generated code adds the direct window's base (tcg/softmmu.h);
          * code made for another address space's window must go. */
         uintptr_t base = (uintptr_t)guest_mem_direct_base(mem, NULL);
-        /* Host faults (tcg/host-fault.c): the window's protection mirrors
-         * the TLB, accesses go unchecked and faults to the slow path. */
-        bool hf = base && ec->fault_sites && !ec->opts.no_host_faults &&
-                  host_fault_install() && guest_mem_enable_host_faults(mem);
-        if ((base != 0) != ec->bs.guest_direct || base != ec->bs.guest_base ||
-            hf != ec->bs.guest_hostfault) {
+        if ((base != 0) != ec->bs.guest_direct || base != ec->bs.guest_base) {
             tb_flush_now(ec);
             ec->bs.guest_direct = base != 0;
             ec->bs.guest_base = base;
-            ec->bs.guest_hostfault = hf;
-            ec->bs.fault_site = host_fault_site;
-            ec->bs.fault_site_opaque = ec;
         }
+        exec_update_hostfault(ec);
     }
 }
 
@@ -303,10 +314,12 @@ void linx_exec_log_stats(LinxExecContext *ec)
                     "stats: tbs_translated=%" PRIu64 " tbs_executed=%" PRIu64
                     " chains=%" PRIu64 " flushes=%" PRIu64 " invalidations=%" PRIu64
                     " jc_hits=%" PRIu64 " jc_misses=%" PRIu64 " buffer_full=%" PRIu64
-                    " host_faults=%" PRIu64 "\n",
+                    " host_faults=%" PRIu64 " guest_insns_translated=%" PRIu64
+                    " ns_frontend=%" PRIu64 " ns_optimize=%" PRIu64 " ns_backend=%" PRIu64 "\n",
                     st->tbs_translated, st->tbs_executed, st->chains, st->flushes,
                     st->invalidations, st->jc_hits, st->jc_misses, st->buffer_full,
-                    st->host_faults);
+                    st->host_faults, st->guest_insns_translated, st->ns_frontend,
+                    st->ns_optimize, st->ns_backend);
 }
 
 /* ------------------------------------------------------------------ */
@@ -399,10 +412,24 @@ static void tb_keep_ir(LinxExecContext *ec, TranslationBlock *tb)
     memcpy(tb->temps, ir->temps, ir->ntemps * sizeof(IRTempInfo));
 }
 
+/* Nanoseconds of the thread's CPU clock, for the per-stage translation
+ * cost (-d stats); 0 when not measured. */
+static uint64_t stage_clock(const LinxExecContext *ec)
+{
+    struct timespec ts;
+
+    if (!(ec->log.mask & LINX_LOG_STATS)) {
+        return 0;
+    }
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static TranslationBlock *tb_gen_code(LinxExecContext *ec, CPULinxState *env, uint64_t pc,
                                      uint32_t flags)
 {
     FILE *lf = linx_log_file(&ec->log);
+    uint64_t t0, t1;
 
     if (ec->arena_bytes >= ec->max_tb_memory) {
         tb_flush_now(ec);
@@ -415,8 +442,12 @@ static TranslationBlock *tb_gen_code(LinxExecContext *ec, CPULinxState *env, uin
         tb->pc = pc;
         tb->flags = flags;
         tb->page_addr[1] = UINT64_MAX;
+        t0 = stage_clock(ec);
         ir_reset(ec->ir);
         ec->translate(env, ec->ir, tb);
+        t1 = stage_clock(ec);
+        ec->stats.ns_frontend += t1 - t0;
+        ec->stats.guest_insns_translated += tb->icount;
         if (linx_log_enabled(&ec->log, LINX_LOG_IN_ASM) && attempt == 0) {
             log_in_asm(ec, env, tb);
         }
@@ -430,6 +461,7 @@ static TranslationBlock *tb_gen_code(LinxExecContext *ec, CPULinxState *env, uin
             bad_ir(ec, tb, "from the front end");
         }
 #endif
+        t0 = stage_clock(ec);
 #if LINX_HAVE_OPTIMIZER
         if (!ec->opts.no_optimize) {
             ir_optimize(ec->ir);
@@ -445,6 +477,8 @@ static TranslationBlock *tb_gen_code(LinxExecContext *ec, CPULinxState *env, uin
             ir_dump(ec->ir, lf);
             fputc('\n', lf);
         }
+        t1 = stage_clock(ec);
+        ec->stats.ns_optimize += t1 - t0;
         tb_keep_ir(ec, tb);
         tb->page_addr[0] = pc & GUEST_PAGE_MASK;
         last = (pc + (tb->size ? tb->size - 1 : 0)) & GUEST_PAGE_MASK;
@@ -453,7 +487,12 @@ static TranslationBlock *tb_gen_code(LinxExecContext *ec, CPULinxState *env, uin
         }
         if (ec->accel == LINX_ACCEL_JIT) {
             FILE *asm_log = linx_log_enabled(&ec->log, LINX_LOG_OUT_ASM) ? lf : NULL;
-            if (!ec->backend->gen_tb(&ec->bs, &ec->cb, ec->ir, tb, asm_log)) {
+            bool gen_ok;
+
+            t0 = stage_clock(ec);
+            gen_ok = ec->backend->gen_tb(&ec->bs, &ec->cb, ec->ir, tb, asm_log);
+            ec->stats.ns_backend += stage_clock(ec) - t0;
+            if (!gen_ok) {
                 if (attempt > 0) {
                     /* A configuration error, not a bug: say so and stop. */
                     fprintf(stderr, "linxemu: the block at pc 0x%" PRIx64 " does not fit in "
