@@ -136,6 +136,12 @@ static bool install_one(int sig, struct sigaction *old)
         return false;
     }
     *old = cur;
+    /* A runtime that intercepts sigaction (a sanitizer told not to let
+     * programs handle SIGSEGV) may ignore it: check. */
+    if (sigaction(sig, NULL, &cur) != 0 || !(cur.sa_flags & SA_SIGINFO) ||
+        cur.sa_sigaction != host_fault_handler) {
+        return false;
+    }
     return true;
 }
 
@@ -149,8 +155,9 @@ LinxExecContext *host_fault_enter(LinxExecContext *ec)
     LinxExecContext *prev = running_ec;
 
     if (ec->bs.guest_hostfault && !host_fault_install()) {
-        fprintf(stderr, "linxemu: cannot install the SIGSEGV handler of host faults\n");
-        abort();
+        /* Somebody took SIGSEGV away: no host-fault code may run (the
+         * TBs go before the first one is entered: flush at the loop top). */
+        exec_update_hostfault(ec);
     }
     running_ec = ec;
     return prev;
