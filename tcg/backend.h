@@ -61,6 +61,18 @@ typedef struct BackendState {
      * flushes the TBs when it changes); off after backend_init(). */
     bool guest_direct;
     uintptr_t guest_base;
+    /* Host faults (tcg/softmmu.h, docs/engine.md): with guest_direct, an
+     * aligned access is "test addr, env->host_fault_mask[size]; jnz slow"
+     * and then the access at guest_base + addr, no TLB check: the address
+     * space keeps the window's host protection equal to what the TLB
+     * would allow (guest_mem_enable_host_faults), and a host fault at the
+     * access is sent to the same out-of-line slow path by the exec
+     * layer's signal handler.  The backend reports every such access
+     * (rx address of the access instruction and of its slow path) through
+     * fault_site as the TB is committed, in increasing address order. */
+    bool guest_hostfault;
+    void (*fault_site)(void *opaque, const void *access, const void *slow_path);
+    void *fault_site_opaque;
     /* Indirect jumps (docs/performance.md): a call of lookup_info (the
      * exec layer's lookup helper, tcg/exec.h) becomes an inline probe of
      * env->tb_jmp_cache - a hit yields the TB's host code without a call -

@@ -111,6 +111,9 @@ static void watch_flush(LinxExecContext *ec, uint64_t addr, uint64_t len)
     for (unsigned c = 0; c < ec->ncpus; c++) {
         linx_tlb_flush_range(ec->cpus[c], addr, len);
     }
+    /* Host-fault code does not look at the TLB: while a watchpoint is
+     * set, translate with TLB checks (tcg/host-fault.c). */
+    exec_update_hostfault(ec);
 }
 
 bool linx_exec_watch_insert(LinxExecContext *ec, uint64_t addr, uint64_t len)

@@ -80,7 +80,19 @@ struct LinxExecContext {
     uint64_t flush_count;
 
     LinxExecStats stats;
+    /* Host faults (tcg/host-fault.c): the JIT's access sites, sorted. */
+    GArray *fault_sites;
 };
+
+/* exec.c: host faults on or off as the address space, the options and
+ * the watchpoints allow (flushes the TBs when it changes). */
+void exec_update_hostfault(LinxExecContext *ec);
+/* tcg/host-fault.c */
+void host_fault_site(void *opaque, const void *access, const void *slow);
+void host_fault_reset(LinxExecContext *ec);
+bool host_fault_install(void);
+LinxExecContext *host_fault_enter(LinxExecContext *ec);
+void host_fault_leave(LinxExecContext *prev);
 
 /* Jump-cache index of @pc. */
 static inline unsigned tb_jmp_cache_hash(uint64_t pc)

@@ -41,12 +41,16 @@ static const LinxOpt exec_opts[] = {
 void linx_exec_options_init(LinxExecOptions *opts)
 {
     const char *trace = getenv("LINX_COMMIT_TRACE");
+    const char *hf = getenv("LINX_HOST_FAULTS");
 
     memset(opts, 0, sizeof(*opts));
     opts->accel = LINX_HAVE_JIT ? LINX_ACCEL_JIT : LINX_ACCEL_INTERP;
     if (trace && *trace) {
         opts->trace_commit_path = trace;
     }
+    /* LINX_HOST_FAULTS=0: TLB checks in every JIT access (A/B runs, and a
+     * way out should a host not deliver SIGSEGV as expected). */
+    opts->no_host_faults = hf && !strcmp(hf, "0");
 }
 
 static int exec_opt(void *opaque, int id, const char *val, char *err, size_t errlen)

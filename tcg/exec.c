@@ -23,6 +23,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,6 +135,7 @@ LinxExecContext *linx_exec_new(const LinxExecOptions *opts, char *err, size_t er
             /* Every TB adds to insn_count: keep it in a host register
              * across TBs (docs/performance.md). */
             ec->bs.pinned_env_offset = (int32_t)offsetof(CPULinxState, insn_count);
+            ec->fault_sites = g_array_new(false, false, 2 * sizeof(uintptr_t));
         }
     }
     return ec;
@@ -147,6 +149,23 @@ static int cpu_slot(const LinxExecContext *ec, const CPULinxState *env)
         }
     }
     return -1;
+}
+
+void exec_update_hostfault(LinxExecContext *ec)
+{
+    /* Host faults (tcg/host-fault.c): the window's protection mirrors
+     * the TLB, accesses go unchecked and faults to the slow path.  Not
+     * while debugger watchpoints are set (they live in TLB tags). */
+    bool hf = ec->accel == LINX_ACCEL_JIT && ec->mem && ec->bs.guest_direct &&
+              ec->fault_sites && !ec->opts.no_host_faults && ec->nwatch == 0 &&
+              host_fault_install() && guest_mem_enable_host_faults(ec->mem);
+
+    if (hf != ec->bs.guest_hostfault) {
+        tb_flush_all(ec);
+        ec->bs.guest_hostfault = hf;
+        ec->bs.fault_site = host_fault_site;
+        ec->bs.fault_site_opaque = ec;
+    }
 }
 
 static void watch_memory(LinxExecContext *ec, GuestMemory *mem)
@@ -175,6 +194,7 @@ static void watch_memory(LinxExecContext *ec, GuestMemory *mem)
             ec->bs.guest_direct = base != 0;
             ec->bs.guest_base = base;
         }
+        exec_update_hostfault(ec);
     }
 }
 
@@ -190,6 +210,19 @@ void linx_exec_attach_cpu(LinxExecContext *ec, CPULinxState *env)
     env->exec = ec;
     env->trace = ec->trace;
     linx_tlb_flush(env);
+    {
+        uint64_t win = 0;
+
+        /* Addresses at or above the window, and misaligned ones, take the
+         * slow path (without a window the masks are never used). */
+        if (env->mem && guest_mem_direct_base(env->mem, &win) && win) {
+            for (unsigned s = 0; s < 4; s++) {
+                env->host_fault_mask[s] = ~(win - 1) | ((UINT64_C(1) << s) - 1);
+            }
+        } else {
+            memset(env->host_fault_mask, 0xff, sizeof(env->host_fault_mask));
+        }
+    }
     memset(env->tb_jmp_cache, 0, sizeof(env->tb_jmp_cache));
     watch_memory(ec, env->mem);
 }
@@ -219,6 +252,9 @@ void linx_exec_free(LinxExecContext *ec)
     while (ec->ncpus) {
         linx_exec_detach_cpu(ec, ec->cpus[ec->ncpus - 1]);
     }
+    if (ec->log.mask & LINX_LOG_STATS) {
+        linx_exec_log_stats(ec);
+    }
     if (ec->mem) {
         guest_mem_remove_listener(ec->mem, ec);
     }
@@ -230,6 +266,9 @@ void linx_exec_free(LinxExecContext *ec)
     }
     linx_commit_trace_close(ec->trace);
     linx_log_close(&ec->log);
+    if (ec->fault_sites) {
+        g_array_free(ec->fault_sites, true);
+    }
     if (ec->breakpoints) {
         g_hash_table_destroy(ec->breakpoints);
     }
@@ -265,6 +304,22 @@ void *linx_exec_tb_alloc(LinxExecContext *ec, size_t size)
 void linx_exec_get_stats(const LinxExecContext *ec, LinxExecStats *st)
 {
     *st = ec->stats;
+}
+
+void linx_exec_log_stats(LinxExecContext *ec)
+{
+    const LinxExecStats *st = &ec->stats;
+
+    linx_log_printf(&ec->log,
+                    "stats: tbs_translated=%" PRIu64 " tbs_executed=%" PRIu64
+                    " chains=%" PRIu64 " flushes=%" PRIu64 " invalidations=%" PRIu64
+                    " jc_hits=%" PRIu64 " jc_misses=%" PRIu64 " buffer_full=%" PRIu64
+                    " host_faults=%" PRIu64 " guest_insns_translated=%" PRIu64
+                    " ns_frontend=%" PRIu64 " ns_optimize=%" PRIu64 " ns_backend=%" PRIu64 "\n",
+                    st->tbs_translated, st->tbs_executed, st->chains, st->flushes,
+                    st->invalidations, st->jc_hits, st->jc_misses, st->buffer_full,
+                    st->host_faults, st->guest_insns_translated, st->ns_frontend,
+                    st->ns_optimize, st->ns_backend);
 }
 
 /* ------------------------------------------------------------------ */
@@ -357,10 +412,24 @@ static void tb_keep_ir(LinxExecContext *ec, TranslationBlock *tb)
     memcpy(tb->temps, ir->temps, ir->ntemps * sizeof(IRTempInfo));
 }
 
+/* Nanoseconds of the thread's CPU clock, for the per-stage translation
+ * cost (-d stats); 0 when not measured. */
+static uint64_t stage_clock(const LinxExecContext *ec)
+{
+    struct timespec ts;
+
+    if (!(ec->log.mask & LINX_LOG_STATS)) {
+        return 0;
+    }
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static TranslationBlock *tb_gen_code(LinxExecContext *ec, CPULinxState *env, uint64_t pc,
                                      uint32_t flags)
 {
     FILE *lf = linx_log_file(&ec->log);
+    uint64_t t0, t1;
 
     if (ec->arena_bytes >= ec->max_tb_memory) {
         tb_flush_now(ec);
@@ -373,8 +442,12 @@ static TranslationBlock *tb_gen_code(LinxExecContext *ec, CPULinxState *env, uin
         tb->pc = pc;
         tb->flags = flags;
         tb->page_addr[1] = UINT64_MAX;
+        t0 = stage_clock(ec);
         ir_reset(ec->ir);
         ec->translate(env, ec->ir, tb);
+        t1 = stage_clock(ec);
+        ec->stats.ns_frontend += t1 - t0;
+        ec->stats.guest_insns_translated += tb->icount;
         if (linx_log_enabled(&ec->log, LINX_LOG_IN_ASM) && attempt == 0) {
             log_in_asm(ec, env, tb);
         }
@@ -388,6 +461,7 @@ static TranslationBlock *tb_gen_code(LinxExecContext *ec, CPULinxState *env, uin
             bad_ir(ec, tb, "from the front end");
         }
 #endif
+        t0 = stage_clock(ec);
 #if LINX_HAVE_OPTIMIZER
         if (!ec->opts.no_optimize) {
             ir_optimize(ec->ir);
@@ -403,6 +477,8 @@ static TranslationBlock *tb_gen_code(LinxExecContext *ec, CPULinxState *env, uin
             ir_dump(ec->ir, lf);
             fputc('\n', lf);
         }
+        t1 = stage_clock(ec);
+        ec->stats.ns_optimize += t1 - t0;
         tb_keep_ir(ec, tb);
         tb->page_addr[0] = pc & GUEST_PAGE_MASK;
         last = (pc + (tb->size ? tb->size - 1 : 0)) & GUEST_PAGE_MASK;
@@ -411,7 +487,12 @@ static TranslationBlock *tb_gen_code(LinxExecContext *ec, CPULinxState *env, uin
         }
         if (ec->accel == LINX_ACCEL_JIT) {
             FILE *asm_log = linx_log_enabled(&ec->log, LINX_LOG_OUT_ASM) ? lf : NULL;
-            if (!ec->backend->gen_tb(&ec->bs, &ec->cb, ec->ir, tb, asm_log)) {
+            bool gen_ok;
+
+            t0 = stage_clock(ec);
+            gen_ok = ec->backend->gen_tb(&ec->bs, &ec->cb, ec->ir, tb, asm_log);
+            ec->stats.ns_backend += stage_clock(ec) - t0;
+            if (!gen_ok) {
                 if (attempt > 0) {
                     /* A configuration error, not a bug: say so and stop. */
                     fprintf(stderr, "linxemu: the block at pc 0x%" PRIx64 " does not fit in "
@@ -686,6 +767,7 @@ int cpu_exec(CPULinxState *env)
     if (!exec_enter(env)) {
         return EXCP_HALTED;
     }
+    LinxExecContext *prev = host_fault_enter(ec);
     do {
         if (sigsetjmp(env->jmp_env, 0) == 0) {
             ret = cpu_exec_loop(ec, env);
@@ -695,6 +777,7 @@ int cpu_exec(CPULinxState *env)
             ec->exception_index = EXCP_NONE;
         }
     } while (ret == EXCP_NONE);
+    host_fault_leave(prev);
     ec->running = NULL;
     return ret;
 }
@@ -708,6 +791,7 @@ int linx_exec_step(CPULinxState *env, LinxAccel accel)
         return EXCP_HALTED;
     }
     interp_set_chaining(ec->interp, false);
+    LinxExecContext *prev = host_fault_enter(ec);
     if (sigsetjmp(env->jmp_env, 0) == 0) {
         TranslationBlock *tb = next_tb(ec, env, NULL, 0);
         run_tb(ec, env, tb, accel);
@@ -716,6 +800,7 @@ int linx_exec_step(CPULinxState *env, LinxAccel accel)
         ret = ec->exception_index == EXCP_NONE ? 0 : ec->exception_index;
         ec->exception_index = EXCP_NONE;
     }
+    host_fault_leave(prev);
     interp_set_chaining(ec->interp, true);
     ec->running = NULL;
     return ret;

@@ -96,6 +96,9 @@ typedef struct LinxExecOptions {
     unsigned long timeout_ms; /* -timeout: wall-clock limit, 0 = none (exec-stop.h) */
     size_t code_buffer_size; /* 0 = default */
     bool no_optimize;    /* run TBs as translated (optimiser differential tests) */
+    /* No host faults (tcg/host-fault.c): every JIT access checks the TLB
+     * inline.  Default from LINX_HOST_FAULTS=0 in the environment. */
+    bool no_host_faults;
     size_t max_tb_memory; /* TB + IR arena bytes before a flush; 0 = default */
     /* Hooks; NULL = the built-in ones (when part of the build). */
     LinxTranslateInitFn translate_init;
@@ -283,7 +286,17 @@ typedef struct LinxExecStats {
     uint64_t invalidations;  /* TBs invalidated (SMC, unmap, ...) */
     uint64_t jc_hits, jc_misses; /* per-CPU jump cache */
     uint64_t buffer_full;    /* code buffer flushes */
+    uint64_t host_faults;    /* JIT accesses sent to their slow path by a host fault */
+    /* Translation cost by stage, thread CPU ns, measured only with -d
+     * stats (LINX_LOG_STATS): front end (decode and IR build, one pass),
+     * optimiser, backend (liveness, register allocation and emission, one
+     * pass); guest instructions translated. */
+    uint64_t guest_insns_translated;
+    uint64_t ns_frontend, ns_optimize, ns_backend;
 } LinxExecStats;
 void linx_exec_get_stats(const LinxExecContext *ec, LinxExecStats *st);
+/* One "stats: name=value ..." line on the -d log (-d stats prints it when
+ * the context is freed, i.e. when a front end's run ends). */
+void linx_exec_log_stats(LinxExecContext *ec);
 
 #endif /* LINX_TCG_EXEC_H */

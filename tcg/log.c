@@ -24,6 +24,7 @@ static const LogCategory log_categories[] = {
     { "unimp", LINX_LOG_UNIMP, "unimplemented features used by the guest" },
     { "tile", LINX_LOG_TILE, "tile and kernel block engine" },
     { "nochain", LINX_LOG_NOCHAIN, "do not chain blocks" },
+    { "stats", LINX_LOG_STATS, "engine statistics when the run ends (translations, invalidations)" },
 };
 
 #define NB_LOG_CATEGORIES (sizeof(log_categories) / sizeof(log_categories[0]))

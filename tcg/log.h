@@ -44,6 +44,7 @@ enum {
     LINX_LOG_UNIMP = 1 << 7,
     LINX_LOG_TILE = 1 << 8,
     LINX_LOG_NOCHAIN = 1 << 9,
+    LINX_LOG_STATS = 1 << 10,
 };
 
 typedef struct LinxLog {

@@ -108,7 +108,11 @@ static LinxTLBEntry *tlb_fill(CPULinxState *env, uint64_t addr, bool is_write, u
     win = guest_mem_direct_base(env->mem, NULL);
     far = win && host != win + page ? TLB_NOT_DIRECT : 0;
     e->addr_read = page | ((prot & GM_PROT_READ) ? far : TLB_INVALID);
-    e->addr_write = page | ((prot & GM_PROT_WRITE) ? (is_code ? TLB_CODE : far) : TLB_INVALID);
+    e->addr_write = page | ((prot & GM_PROT_WRITE)
+                                ? (is_code ? TLB_CODE
+                                   : !(prot & GM_PROT_READ) && guest_mem_host_faults(env->mem)
+                                       ? TLB_BYTES : far)
+                                : TLB_INVALID);
     if ((prot & GM_PROT_WRITE) && env->exec && linx_exec_page_watched(env->exec, page)) {
         e->addr_write |= TLB_WATCH;
     }
@@ -217,9 +221,10 @@ void linx_st_slow(CPULinxState *env, uint64_t addr, uint64_t value, uint64_t mem
         }
     } else if (e->addr_write & TLB_INVALID) {
         raise_data_fault(env, GM_FAULT_PROT, addr, true, pc);
-    } else if (e->addr_write & TLB_CODE) {
+    } else if (e->addr_write & (TLB_CODE | TLB_BYTES)) {
         /* Translated code lives here: guest_mem_write runs the exec
-         * layer's invalidation before the bytes land. */
+         * layer's invalidation before the bytes land (or a write-only
+         * page under host faults: it opens the page for the copy). */
         st_bytes(env, addr, value, size, pc);
     } else {
         memcpy((void *)(uintptr_t)(addr + e->addend), &value, size);

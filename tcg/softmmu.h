@@ -67,6 +67,10 @@ enum {
      * take the slow path, which stops before one that meets it
      * (linx_exec_watch_check in tcg/exec.h). */
     TLB_WATCH = 1 << 7,
+    /* Writes go through the checked copy (addr_write only): a write-only
+     * page under host faults has no host access at all (x86 cannot map
+     * write-only), so its bytes are written with the page opened. */
+    TLB_BYTES = 1 << 8,
 };
 
 #define LINX_TLB_EMPTY UINT64_MAX

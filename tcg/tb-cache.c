@@ -359,6 +359,12 @@ void tb_mem_changed(void *opaque, uint64_t addr, uint64_t len)
     for (unsigned c = 0; c < ec->ncpus; c++) {
         linx_tlb_flush_range(ec->cpus[c], addr, len);
     }
+    if (ec->bs.guest_hostfault && ec->mem && !guest_mem_host_faults(ec->mem)) {
+        /* The host refused a protection change: code that relied on the
+         * host's checks must go (hw/core/guest-memory-host.c). */
+        ec->bs.guest_hostfault = false;
+        tb_flush_all(ec);
+    }
     if (g_hash_table_size(ec->pages) == 0) {
         return;
     }
@@ -423,6 +429,7 @@ void tb_flush_now(LinxExecContext *ec)
     }
     if (ec->accel == LINX_ACCEL_JIT) {
         code_buffer_reset(&ec->cb);
+        host_fault_reset(ec);
     }
     /* Pages without TBs need no store checks any more. */
     for (unsigned i = 0; i < pages->len && ec->mem; i++) {

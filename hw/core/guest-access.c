@@ -110,10 +110,20 @@ static GuestFault copy_range(GuestMemory *gm, uint64_t addr, uint8_t *buf, uint6
         }
         if (r->kind == REGION_RAM) {
             uint8_t *host = r->host + (addr - r->start);
+            /* Host faults: a debugger or loader access, or a code fetch
+             * from an execute-only page, may meet a host page protected
+             * to mirror the guest's permissions: open it for the copy. */
+            bool closed = !gm_host_allows(gm, r, is_write);
+            if (closed) {
+                gm_host_open(gm, host, n);
+            }
             if (is_write) {
                 memcpy(host, buf, n);
             } else {
                 memcpy(buf, host, n);
+            }
+            if (closed) {
+                gm_host_sync(gm, addr, n);
             }
         } else if (mmio_copy(r, addr, buf, n, is_write, fault_addr) != GM_OK) {
             return GM_FAULT_MMIO;

@@ -78,6 +78,123 @@ void gm_host_fini(GuestMemory *gm)
     }
 }
 
+/* ------------------------------------------------------------------ */
+/* Host faults: window protection mirrors the TLB's fast-path rules    */
+/* ------------------------------------------------------------------ */
+
+static int host_prot_of(const GuestRegion *r)
+{
+    if (r->kind != REGION_RAM || !r->block->in_window) {
+        return PROT_NONE;
+    }
+    /* x86 cannot map write-only: a page the guest may write but not read
+     * gets no host access (its stores take the slow path). */
+    if (!(r->prot & GM_PROT_READ)) {
+        return PROT_NONE;
+    }
+    return PROT_READ | ((r->prot & GM_PROT_WRITE) ? PROT_WRITE : 0);
+}
+
+static void host_faults_fail(GuestMemory *gm, uint64_t addr)
+{
+    fprintf(stderr, "linxemu: guest memory: the host refused to protect the page at guest "
+            "0x%llx (the process's map count limit?); translated code goes back to TLB "
+            "checks\n", (unsigned long long)addr);
+    gm->host_faults = false;
+}
+
+static bool protect(GuestMemory *gm, uint64_t addr, uint64_t len, int prot)
+{
+    if (mprotect(gm->win + addr, (size_t)len, prot) != 0) {
+        host_faults_fail(gm, addr);
+        return false;
+    }
+    return true;
+}
+
+void gm_host_sync(GuestMemory *gm, uint64_t addr, uint64_t len)
+{
+    uint64_t end, ncode;
+
+    if (!gm->host_faults || len == 0 || addr >= gm->win_size) {
+        return;
+    }
+    end = len > gm->win_size - addr ? gm->win_size : addr + len;
+    addr &= GUEST_PAGE_MASK;
+    end = (end + GUEST_PAGE_SIZE - 1) & GUEST_PAGE_MASK;
+    ncode = g_hash_table_size(gm->code_pages);
+    /* Regions in window RAM get their permissions; gaps, MMIO and RAM
+     * placed outside the window stay PROT_NONE (the reservation's), so an
+     * access there faults to the slow path. */
+    for (size_t i = gm_upper_region(gm, addr); i < gm->nregions; i++) {
+        const GuestRegion *r = &gm->regions[i];
+        uint64_t lo = r->start > addr ? r->start : addr;
+        uint64_t hi = r->end < end ? r->end : end;
+        int prot;
+
+        if (r->start >= end) {
+            break;
+        }
+        if (r->kind != REGION_RAM || !r->block->in_window) {
+            continue;
+        }
+        prot = host_prot_of(r);
+        if (!protect(gm, lo, hi - lo, prot)) {
+            return;
+        }
+        if (!(prot & PROT_WRITE) || ncode == 0) {
+            continue;
+        }
+        /* Pages with translated code: no host writes (a store faults to
+         * the slow path, which invalidates the translations first). */
+        for (uint64_t p = lo; p < hi; p += GUEST_PAGE_SIZE) {
+            if (g_hash_table_contains(gm->code_pages, gm_page_key(p)) &&
+                !protect(gm, p, GUEST_PAGE_SIZE, prot & ~PROT_WRITE)) {
+                return;
+            }
+        }
+    }
+}
+
+bool gm_host_allows(const GuestMemory *gm, const GuestRegion *r, bool write)
+{
+    if (!gm->host_faults || r->kind != REGION_RAM || !r->block->in_window) {
+        return true;
+    }
+    /* Writes reach here only after the code-write events (the range holds
+     * no code mark any more). */
+    return (r->prot & GM_PROT_READ) && (!write || (r->prot & GM_PROT_WRITE));
+}
+
+void gm_host_open(GuestMemory *gm, uint8_t *host, uint64_t len)
+{
+    uintptr_t lo = (uintptr_t)host & ~(uintptr_t)(GUEST_PAGE_SIZE - 1);
+    uintptr_t hi = ((uintptr_t)host + len + GUEST_PAGE_SIZE - 1) & ~(uintptr_t)(GUEST_PAGE_SIZE - 1);
+
+    if (mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE) != 0) {
+        fprintf(stderr, "linxemu: guest memory: cannot open a protected page for a debugger "
+                "or loader access\n");
+        abort();
+    }
+}
+
+bool guest_mem_enable_host_faults(GuestMemory *gm)
+{
+    if (!gm->win) {
+        return false;
+    }
+    if (!gm->host_faults) {
+        gm->host_faults = true;
+        gm_host_sync(gm, 0, gm->win_size);
+    }
+    return gm->host_faults;
+}
+
+bool guest_mem_host_faults(const GuestMemory *gm)
+{
+    return gm->host_faults;
+}
+
 RamBlock *gm_block_new(GuestMemory *gm, uint64_t addr, uint64_t len)
 {
     bool in_window = gm_in_window(gm, addr, len);

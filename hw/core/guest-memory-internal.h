@@ -64,6 +64,10 @@ struct GuestMemory {
     /* Dirty-page tracking (guest-memory-dirty.c); NULL while off. */
     struct GmDirty *dirty;
     GHashTable *code_pages; /* page number (as pointer) -> itself */
+    /* Host faults (guest_mem_enable_host_faults): the host protection of
+     * every window page mirrors what a TLB entry would allow a fast access
+     * to do there (gm_host_sync keeps it so on every change). */
+    bool host_faults;
     GuestMemListener listeners[GUEST_MEM_MAX_LISTENERS];
     unsigned nlisteners;
 };
@@ -110,6 +114,18 @@ void gm_release_piece(GuestMemory *gm, const GuestRegion *r);
  * the destination is in the window; elsewhere regions are re-pointed
  * without touching the host. */
 void gm_region_move(GuestMemory *gm, GuestRegion *r, uint64_t new_start);
+/* Host faults: give the window pages of [addr, addr + len) the host
+ * protection the guest's mappings, permissions and code marks allow
+ * (readable: RAM with GM_PROT_READ; writable: RAM with GM_PROT_WRITE and
+ * no code mark; everything else PROT_NONE).  No-op without host faults.
+ * On a host refusal host faults are switched off for good (the exec
+ * layer then drops the code that relied on them). */
+void gm_host_sync(GuestMemory *gm, uint64_t addr, uint64_t len);
+/* Host faults: may C code read (@write false) or write the host bytes of
+ * RAM region @r's [addr, addr + len) as they are protected now?  When not,
+ * gm_host_open/gm_host_sync bracket the copy. */
+bool gm_host_allows(const GuestMemory *gm, const GuestRegion *r, bool write);
+void gm_host_open(GuestMemory *gm, uint8_t *host, uint64_t len);
 /* Is guest [addr, addr + len) inside the window? */
 static inline bool gm_in_window(const GuestMemory *gm, uint64_t addr, uint64_t len)
 {

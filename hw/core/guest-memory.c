@@ -258,6 +258,7 @@ static void merge_range(GuestMemory *gm, size_t from, size_t to)
 
 void gm_notify_change(GuestMemory *gm, uint64_t addr, uint64_t len)
 {
+    gm_host_sync(gm, addr, len);
     gm->generation++;
     for (unsigned i = 0; i < gm->nlisteners; i++) {
         if (gm->listeners[i].on_change) {
@@ -320,6 +321,65 @@ void gm_code_range_event(GuestMemory *gm, uint64_t addr, uint64_t len)
         }
         g_array_free(s.found, true);
     }
+}
+
+typedef struct CodeClip {
+    uint64_t keep_lo, keep_hi; /* [keep_lo, keep_hi) must stay inside */
+    uint64_t lo, hi;           /* shrinks around it */
+    bool hit;                  /* a code page meets [keep_lo, keep_hi) */
+} CodeClip;
+
+static void clip_code_page(CodeClip *c, uint64_t page)
+{
+    if (page >= c->hi || page + GUEST_PAGE_SIZE <= c->lo) {
+        return;
+    }
+    if (page < c->keep_hi && page + GUEST_PAGE_SIZE > c->keep_lo) {
+        c->hit = true;
+    } else if (page + GUEST_PAGE_SIZE <= c->keep_lo) {
+        c->lo = page + GUEST_PAGE_SIZE;
+    } else {
+        c->hi = page;
+    }
+}
+
+static void clip_code_key(gpointer key, gpointer value, gpointer opaque)
+{
+    (void)value;
+    clip_code_page(opaque, (uint64_t)(uintptr_t)key << GUEST_PAGE_BITS);
+}
+
+bool guest_mem_code_free_range(GuestMemory *gm, uint64_t keep_lo, uint64_t keep_hi,
+                               uint64_t *lo, uint64_t *hi)
+{
+    unsigned ncode = g_hash_table_size(gm->code_pages);
+    CodeClip c = { keep_lo, keep_hi, *lo, *hi, false };
+    uint64_t npages;
+
+    if (keep_lo >= keep_hi || keep_lo < *lo || keep_hi > *hi) {
+        return false;
+    }
+    if (ncode == 0) {
+        return true;
+    }
+    npages = (page_align_up(*hi) - (*lo & GUEST_PAGE_MASK)) >> GUEST_PAGE_BITS;
+    if (npages <= ncode) {
+        /* Walk the pages outwards from the kept range: the nearest code
+         * page on each side decides. */
+        for (uint64_t p = (*lo & GUEST_PAGE_MASK); p < *hi && !c.hit; p += GUEST_PAGE_SIZE) {
+            if (g_hash_table_contains(gm->code_pages, gm_page_key(p))) {
+                clip_code_page(&c, p);
+            }
+        }
+    } else {
+        g_hash_table_foreach(gm->code_pages, clip_code_key, &c);
+    }
+    if (c.hit) {
+        return false;
+    }
+    *lo = c.lo;
+    *hi = c.hi;
+    return true;
 }
 
 void guest_mem_set_code(GuestMemory *gm, uint64_t page_addr)

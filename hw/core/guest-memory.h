@@ -111,6 +111,19 @@ GuestMemory *guest_mem_new(uint64_t limit);
  * window is smaller than asked when the host refuses the reservation
  * (valgrind: 16 GiB), absent without 4 KiB host pages. */
 GuestMemory *guest_mem_new_window(uint64_t limit, uint64_t window_max);
+/* Host faults (docs/engine.md "Guest memory: host faults"): from now on
+ * the host protection of every page of the direct window mirrors what a
+ * TLB entry allows a fast access there: readable when RAM with
+ * GM_PROT_READ, writable when RAM with GM_PROT_WRITE and no code mark,
+ * else no access (gaps, MMIO, RAM outside the window).  Translated code
+ * may then access window addresses without a TLB check and let a host
+ * fault send the access to its slow path.  False without a window, or
+ * after the host refused a protection change (then it stays off: the
+ * listeners' on_change sees guest_mem_host_faults() false).  Accesses
+ * through this module (debugger, loaders, code fetch) still work on
+ * protected pages. */
+bool guest_mem_enable_host_faults(GuestMemory *gm);
+bool guest_mem_host_faults(const GuestMemory *gm);
 /* The window's host base (NULL when there is none) and its size. */
 uint8_t *guest_mem_direct_base(const GuestMemory *gm, uint64_t *size);
 void guest_mem_free(GuestMemory *gm);
@@ -182,6 +195,16 @@ GuestFault guest_mem_window(GuestMemory *gm, uint64_t base, uint64_t rows, uint6
 void guest_mem_set_code(GuestMemory *gm, uint64_t page_addr);
 bool guest_mem_is_code(GuestMemory *gm, uint64_t page_addr);
 void guest_mem_clear_code(GuestMemory *gm, uint64_t page_addr);
+
+/* Shrink [*lo, *hi) to the largest range around [keep_lo, keep_hi) (which
+ * must lie inside it) that holds no code page: page-aligned cuts next to
+ * the nearest code page on each side.  False, leaving *lo and *hi alone,
+ * when a code page meets [keep_lo, keep_hi) itself.  For caches of
+ * validated write windows (tma_exec): a cached range without code pages
+ * stays valid until the generation changes, and marking a page as code
+ * changes it.  Cost: O(min(code pages, pages in the range)). */
+bool guest_mem_code_free_range(GuestMemory *gm, uint64_t keep_lo, uint64_t keep_hi,
+                               uint64_t *lo, uint64_t *hi);
 
 /* Listeners (at most GUEST_MEM_MAX_LISTENERS; false when full). */
 #define GUEST_MEM_MAX_LISTENERS 8

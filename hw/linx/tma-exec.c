@@ -105,6 +105,11 @@ static LinxTileMeta loaded_meta(const TmaPlan *p, const TmaShape *s)
  * for this access, valid until the address space's generation changes
  * (for writes in an address space that tracks dirty pages, the footprint
  * itself).
+ * For writes the block is cut short of code pages, so that the probe
+ * raises no code-write event beyond the footprint: a whole-block event
+ * invalidated every translation in the 2 MiB around a TSTORE (and the
+ * cache itself) on every call - a retranslation storm for a store next
+ * to its code (issue 16).
  */
 static const uint64_t cache_blocks[] = {
     UINT64_C(2) << 20, UINT64_C(256) << 10, UINT64_C(64) << 10,
@@ -147,6 +152,15 @@ static uint8_t *gm_window(LinxTileState *ts, GuestMemory *gm, uint64_t base, uin
             continue;
         }
         hi &= ~(blk - 1);
+        /* A write window holds no code page: stores through a cached
+         * window raise no code-write events, and a store near code must
+         * not invalidate the code's translations (the block shrinks to
+         * the code-free pages around the footprint, see
+         * guest_mem_code_free_range; marking a page as code bumps the
+         * generation, so the cached range stays code-free). */
+        if (write && !guest_mem_code_free_range(gm, base, end, &lo, &hi)) {
+            continue;
+        }
         if (guest_mem_window(gm, lo, 1, hi - lo, hi - lo, access, &h, NULL) == GM_OK && h) {
             *c = (LinxTileGmCache){ gm, gen, lo, hi, h };
             return host;

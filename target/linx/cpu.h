@@ -339,6 +339,11 @@ typedef struct CPULinxState {
     uint64_t trap_pc;
 
     /* ---- Per-CPU caches the JIT reaches by offset ---- */
+    /* Host faults (tcg/softmmu.h): the bits that must be clear in the
+     * address of an aligned 2^i-byte access for the JIT to access the
+     * direct window without a TLB check (the bits at and above the
+     * window's size, and the alignment bits); set by the exec layer. */
+    uint64_t host_fault_mask[4];
     LinxTLBEntry tlb[LINX_TLB_SIZE];
     struct TranslationBlock *tb_jmp_cache[LINX_TB_JMP_CACHE_SIZE];
 

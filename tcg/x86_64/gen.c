@@ -276,6 +276,7 @@ bool backend_gen_tb(BackendState *bs, CodeBuffer *cb, IRContext *ir, Translation
         /* The builder is idle again (tcg/code-buffer.h: start == used). */
         cb->start = cb->cur = cb->used;
         cb->overflow = false;
+        x86_report_fault_sites(&g, tb->host_code);
         if (log_asm) {
             x86_disas_tb(log_asm, &g, buf, g.e.pos);
         }

@@ -202,6 +202,25 @@ static uint32_t gen_tlb_check(X86Gen *g, int ra, int t0, int t1, unsigned memop,
     return field;
 }
 
+/* Host faults (BackendState.guest_hostfault): the access needs no TLB
+ * check when the address has none of env->host_fault_mask[size]'s bits
+ * (inside the window, aligned); the page's host protection decides the
+ * rest, a fault there continues at the slow path.  Returns the jne's
+ * rel32 position. */
+static bool use_hostfault(const X86Gen *g, unsigned memop)
+{
+    return g->bs->guest_hostfault && g->bs->guest_direct && (memop & IR_MO_ALIGN);
+}
+
+static uint32_t gen_hostfault_check(X86Gen *g, int ra, unsigned memop)
+{
+    int32_t disp = (int32_t)(offsetof(CPULinxState, host_fault_mask) +
+                             8 * (memop & IR_MO_SIZE));
+
+    x86_modrm_mem(&g->e, OPC_TEST_EvGv | X86_P_W, ra, X86_ENV_REG, X86_NO_REG, 0, disp);
+    return (uint32_t)x86_jcc_rel32(&g->e, X86_CC_NE);
+}
+
 /* Index register of a guest access after gen_tlb_check: every page that
  * hits lives at guest_base + address in direct mode (no load that depends
  * on the address), else at addend (now in T0) + address. */
@@ -216,13 +235,16 @@ static void gen_qemu_ld(X86Gen *g, const IRInsn *insn)
     unsigned memop = (unsigned)insn->args[2];
     uint32_t nsync;
 
+    bool hf = use_hostfault(g, memop);
     int ra = ra_load(g, addr, X86_ANY_REG, 0);
-    int t0 = ra_scratch(g, X86_ALLOCATABLE);
-    int t1 = ra_scratch(g, X86_ALLOCATABLE);
+    int t0 = hf ? X86_GUEST_BASE_REG : ra_scratch(g, X86_ALLOCATABLE);
+    int t1 = hf ? X86_NO_REG : ra_scratch(g, X86_ALLOCATABLE);
     uint32_t sync_start = ra_record_dirty_globals(g, &nsync, false);
-    int rd = ra_out_reg(g, insn, 0, ra, X86_REG_BIT(t0) | X86_REG_BIT(t1));
+    int rd = ra_out_reg(g, insn, 0, ra, hf ? 0 : X86_REG_BIT(t0) | X86_REG_BIT(t1));
 
-    uint32_t field = gen_tlb_check(g, ra, t0, t1, memop, false);
+    uint32_t field = hf ? gen_hostfault_check(g, ra, memop)
+                        : gen_tlb_check(g, ra, t0, t1, memop, false);
+    uint32_t access_pos = (uint32_t)g->e.pos;
     x86_modrm_mem(&g->e, load_opc(memop & IR_MO_SIZE, (memop & IR_MO_SIGN) != 0), rd, ra,
                   host_index(g, t0), 0, 0);
     ra_set_output_reg(g, d, rd);
@@ -232,6 +254,8 @@ static void gen_qemu_ld(X86Gen *g, const IRInsn *insn)
         return;
     }
     s->memop = (uint8_t)memop;
+    s->hostfault = hf;
+    s->access_pos = access_pos;
     s->addr_reg = (uint8_t)ra;
     s->val_reg = (uint8_t)rd;
     s->pc = insn->args[3];
@@ -251,13 +275,16 @@ static void gen_qemu_st(X86Gen *g, const IRInsn *insn)
     int64_t cv;
     bool imm = ra_is_const(g, v, &cv) && (s_bits < IR_MO_64 || x86_fits_s32(cv));
 
+    bool hf = use_hostfault(g, memop);
     int rv = imm ? -1 : ra_load(g, v, X86_ANY_REG, 0);
     int ra = ra_load(g, addr, X86_ANY_REG, 0);
-    int t0 = ra_scratch(g, X86_ALLOCATABLE);
-    int t1 = ra_scratch(g, X86_ALLOCATABLE);
+    int t0 = hf ? X86_GUEST_BASE_REG : ra_scratch(g, X86_ALLOCATABLE);
+    int t1 = hf ? X86_NO_REG : ra_scratch(g, X86_ALLOCATABLE);
     uint32_t sync_start = ra_record_dirty_globals(g, &nsync, false);
 
-    uint32_t field = gen_tlb_check(g, ra, t0, t1, memop, true);
+    uint32_t field = hf ? gen_hostfault_check(g, ra, memop)
+                        : gen_tlb_check(g, ra, t0, t1, memop, true);
+    uint32_t access_pos = (uint32_t)g->e.pos;
     if (imm) {
         int opc = s_bits == 0 ? OPC_MOV_EbIb
                 : s_bits == 1 ? (OPC_MOV_EvIz | X86_P_66)
@@ -281,6 +308,8 @@ static void gen_qemu_st(X86Gen *g, const IRInsn *insn)
     }
     s->is_store = true;
     s->memop = (uint8_t)memop;
+    s->hostfault = hf;
+    s->access_pos = access_pos;
     s->addr_reg = (uint8_t)ra;
     s->val_reg = imm ? X86_NO_REG : (uint8_t)rv;
     s->val_const = (uint64_t)cv;
@@ -304,12 +333,13 @@ void x86_emit_sync(X86Gen *g, uint32_t start, uint32_t count)
     }
 }
 
-static void gen_slow_path(X86Gen *g, const X86SlowPath *s)
+static void gen_slow_path(X86Gen *g, X86SlowPath *s)
 {
     X86Emitter *e = &g->e;
     uint8_t dst[2], src[2];
     unsigned n = 0;
 
+    s->entry_pos = (uint32_t)e->pos;
     x86_patch_rel32(e, s->jcc_field, e->pos);
     x86_emit_sync(g, s->sync_start, s->sync_count);
     for (int r = 0; r < X86_NB_REGS; r++) {
@@ -346,6 +376,19 @@ static void gen_slow_path(X86Gen *g, const X86SlowPath *s)
     }
     size_t field = x86_jmp_rel32(e);
     x86_patch_rel32(e, field, s->return_pos);
+}
+
+void x86_report_fault_sites(X86Gen *g, const uint8_t *rx)
+{
+    if (!g->bs->fault_site) {
+        return;
+    }
+    for (unsigned i = 0; i < g->nslow; i++) {
+        if (g->slow[i].hostfault) {
+            g->bs->fault_site(g->bs->fault_site_opaque, rx + g->slow[i].access_pos,
+                              rx + g->slow[i].entry_pos);
+        }
+    }
 }
 
 void x86_gen_slow_paths(X86Gen *g)

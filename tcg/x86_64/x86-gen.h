@@ -125,6 +125,8 @@ typedef struct X86SlowPath {
     uint16_t save_mask; /* call-clobbered registers live across the access */
     uint32_t jcc_field; /* rel32 of the fast path's jne */
     uint32_t return_pos;
+    bool hostfault;     /* no TLB check: a host fault at access_pos comes here */
+    uint32_t access_pos, entry_pos;
     uint32_t sync_start, sync_count;
 } X86SlowPath;
 
@@ -277,6 +279,8 @@ X86Cond x86_gen_compare(X86Gen *g, IRCond c, IRTemp a, IRTemp b);
 /* ---- mem.c ---- */
 bool x86_gen_mem(X86Gen *g, const IRInsn *insn);
 void x86_gen_slow_paths(X86Gen *g);
+/* Report the host-fault accesses of the committed TB at @rx (BackendState.fault_site). */
+void x86_report_fault_sites(X86Gen *g, const uint8_t *rx);
 /* Store the recorded dirty globals g->sync[start, start + count) to env. */
 void x86_emit_sync(X86Gen *g, uint32_t start, uint32_t count);
 

@@ -5,13 +5,17 @@ its standard error.
 
     run-guest.py [--status N] [--stdout TEXT] [--stderr-re REGEX]
                  [--tmpdir] [--env NAME=VALUE]... [--clean-env]
-                 [--timeout SECONDS] -- COMMAND [ARGS...]
+                 [--timeout SECONDS] [--stat-max NAME=N]... -- COMMAND [ARGS...]
 
 --tmpdir runs the command in a fresh temporary directory (removed
 afterwards), for programs that create files.  --clean-env gives the command
 only the --env variables (plus what the sanitizers need), so a guest test
 can check its environment exactly.  The check fails with a message saying
 what differed; a command that runs past --timeout (default 60 s) fails too.
+--stat-max NAME=N checks the engine's statistics (the "stats: name=value"
+line that -d stats prints on stderr; the command must ask for it): each
+named counter must be present and at most N (e.g. tbs_translated, to catch
+retranslation storms).
 """
 import argparse
 import os
@@ -33,6 +37,7 @@ def main():
     ap.add_argument('--env', action='append', default=[])
     ap.add_argument('--clean-env', action='store_true')
     ap.add_argument('--timeout', type=float, default=60)
+    ap.add_argument('--stat-max', action='append', default=[])
     ap.add_argument('command', nargs=argparse.REMAINDER)
     args = ap.parse_args()
     cmd = args.command[1:] if args.command[:1] == ['--'] else args.command
@@ -68,6 +73,19 @@ def main():
         problems.append('stdout %r, expected %r' % (out, args.stdout))
     if args.stderr_re and not re.search(args.stderr_re, err, re.M):
         problems.append('stderr does not match %r' % args.stderr_re)
+    for sm in args.stat_max:
+        name, _, limit = sm.partition('=')
+        lines = re.findall(r'^stats: (.*)$', err, re.M)
+        if not lines:
+            problems.append('no "stats:" line on stderr (run with -d stats)')
+            continue
+        fields = dict(kv.split('=', 1) for kv in lines[-1].split() if '=' in kv)
+        if name not in fields:
+            problems.append('no statistic %r in %r' % (name, lines[-1]))
+        elif int(fields[name]) > int(limit):
+            problems.append('%s = %s, expected at most %s' % (name, fields[name], limit))
+        else:
+            print('%s = %s (at most %s)' % (name, fields[name], limit))
     if problems:
         print('FAIL: %s' % ' '.join(cmd))
         for p in problems:

@@ -618,6 +618,45 @@ static void test_window_write_hits_code(void **state)
     guest_mem_free(gm);
 }
 
+/* guest_mem_code_free_range: the largest code-free range around a kept
+ * one, by both lookups (page walk and hash walk). */
+static void test_code_free_range(void **state)
+{
+    GuestMemory *gm = new_space();
+    uint64_t lo, hi;
+
+    assert_true(guest_mem_map(gm, BASE, 64 * PAGE, GM_PROT_ALL, false));
+    lo = BASE;
+    hi = BASE + 64 * PAGE;
+    assert_true(guest_mem_code_free_range(gm, BASE + 5 * PAGE, BASE + 6 * PAGE, &lo, &hi));
+    assert_true(lo == BASE && hi == BASE + 64 * PAGE); /* no code at all */
+    guest_mem_set_code(gm, BASE + 2 * PAGE);
+    guest_mem_set_code(gm, BASE + 9 * PAGE);
+    guest_mem_set_code(gm, BASE + 40 * PAGE);
+    /* 64 pages > 3 code pages: the hash walk. */
+    assert_true(guest_mem_code_free_range(gm, BASE + 5 * PAGE + 8, BASE + 6 * PAGE, &lo, &hi));
+    assert_true(lo == BASE + 3 * PAGE && hi == BASE + 9 * PAGE);
+    /* 2 pages < 3 code pages: the page walk. */
+    lo = BASE + 4 * PAGE;
+    hi = BASE + 6 * PAGE;
+    assert_true(guest_mem_code_free_range(gm, BASE + 5 * PAGE, BASE + 5 * PAGE + 1, &lo, &hi));
+    assert_true(lo == BASE + 4 * PAGE && hi == BASE + 6 * PAGE);
+    lo = BASE + 8 * PAGE;
+    hi = BASE + 11 * PAGE;
+    assert_true(guest_mem_code_free_range(gm, BASE + 10 * PAGE, BASE + 11 * PAGE, &lo, &hi));
+    assert_true(lo == BASE + 10 * PAGE && hi == BASE + 11 * PAGE);
+    /* The kept range meets code: refused, bounds untouched. */
+    lo = BASE;
+    hi = BASE + 64 * PAGE;
+    assert_false(guest_mem_code_free_range(gm, BASE + 8 * PAGE, BASE + 9 * PAGE + 1, &lo, &hi));
+    assert_true(lo == BASE && hi == BASE + 64 * PAGE);
+    assert_false(guest_mem_code_free_range(gm, BASE + 40 * PAGE + 100, BASE + 40 * PAGE + 101,
+                                           &lo, &hi));
+    /* A kept range outside the bounds is refused. */
+    assert_false(guest_mem_code_free_range(gm, BASE - PAGE, BASE + PAGE, &lo, &hi));
+    guest_mem_free(gm);
+}
+
 static void test_legacy_code_hook(void **state)
 {
     GuestMemory *gm = new_space();
@@ -674,6 +713,7 @@ int main(void)
         cmocka_unit_test(test_window),
         cmocka_unit_test(test_code_pages),
         cmocka_unit_test(test_window_write_hits_code),
+        cmocka_unit_test(test_code_free_range),
         cmocka_unit_test(test_legacy_code_hook),
         cmocka_unit_test(test_listener_limit),
         cmocka_unit_test(test_fault_names),

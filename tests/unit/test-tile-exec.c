@@ -663,6 +663,58 @@ static void test_window_cache(void **state)
     free(st);
 }
 
+/* A TSTORE next to code (same 2 MiB, other pages) leaves the code's marks
+ * alone and keeps hitting its cached window; the cached window holds no
+ * code page; a TSTORE onto a code page still drops its mark (issue 16:
+ * the cache probe raised a code-write event over the whole aligned block,
+ * a retranslation storm on every call). */
+static void test_window_cache_near_code(void **state)
+{
+    Env *e = *state;
+    TmaPlan *ld, *st;
+    TmaFault f;
+    uint64_t code = RAM_BASE + 0x10000, target = RAM_BASE + 0x12000;
+    uint64_t gen;
+    const LinxTileGmCache *c = &e->ts->gm_cache[1];
+
+    linx_tile_state_reset(e->ts);
+    gm_write_f32_matrix(e, RAM_BASE + 0x71000, 32, 32, 128, 1.0f);
+    e->gpr[A0] = RAM_BASE + 0x71000;
+    ld = plan_fields(TMA_OP_TLOAD, LINX_DT_FP32, TMA_LAYOUT_ND_NZ, TMA_PAD_ZERO, 32, 32, 32, 8,
+                     -1, false, NULL);
+    assert_true(exec_plan(e, ld, &f));
+    guest_mem_set_code(e->gm, code);
+    guest_mem_set_code(e->gm, code + 0x4000); /* code on both sides of the target */
+    st = plan_fields(TMA_OP_TSTORE, LINX_DT_FP32, TMA_LAYOUT_ND_NZ, 0, 32, 32, 32, 8, 0, false,
+                     NULL);
+    e->gpr[A0] = target;
+    assert_true(exec_plan(e, st, &f));
+    gen = guest_mem_generation(e->gm);
+    for (int i = 0; i < 10; i++) {
+        assert_true(exec_plan(e, st, &f));
+    }
+    assert_true(guest_mem_is_code(e->gm, code));
+    assert_true(guest_mem_is_code(e->gm, code + 0x4000));
+    assert_int_equal(guest_mem_generation(e->gm), gen); /* no event, no refill */
+    assert_true(c->gm == e->gm);
+    assert_true(c->lo <= target && c->hi >= target + 4096);
+    assert_true(c->lo >= code + GUEST_PAGE_SIZE && c->hi <= code + 0x4000);
+    /* The store onto code: the mark goes (self-modifying code). */
+    e->gpr[A0] = code + 0x4000;
+    assert_true(exec_plan(e, st, &f));
+    assert_false(guest_mem_is_code(e->gm, code + 0x4000));
+    assert_true(guest_mem_is_code(e->gm, code));
+    /* A page of the cached block becoming code bumps the generation: the
+     * next store there drops the new mark. */
+    e->gpr[A0] = target;
+    assert_true(exec_plan(e, st, &f));
+    guest_mem_set_code(e->gm, target);
+    assert_true(exec_plan(e, st, &f));
+    assert_false(guest_mem_is_code(e->gm, target));
+    free(ld);
+    free(st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -674,6 +726,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_dynamic_shape, env_setup, env_teardown),
         cmocka_unit_test_setup_teardown(test_dump_loaded, env_setup, env_teardown),
         cmocka_unit_test_setup_teardown(test_window_cache, env_setup, env_teardown),
+        cmocka_unit_test_setup_teardown(test_window_cache_near_code, env_setup, env_teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
