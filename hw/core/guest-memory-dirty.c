@@ -232,6 +232,10 @@ bool guest_mem_track_dirty(GuestMemory *gm)
     d->layout_gen = gm->layout_gen;
     d->next_id = 1;
     gm->dirty = d;
+    /* Host-fault stores would bypass the recording (guest-memory.h):
+     * off, and translated code that relied on them goes with the change
+     * notice (tcg/tb-cache.c). */
+    gm_host_disable(gm);
     /* Write entries cached before now were never recorded. */
     gm_notify_change(gm, 0, gm->limit);
     return true;

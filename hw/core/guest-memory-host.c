@@ -178,9 +178,31 @@ void gm_host_open(GuestMemory *gm, uint8_t *host, uint64_t len)
     }
 }
 
+void gm_host_disable(GuestMemory *gm)
+{
+    if (!gm->host_faults) {
+        return;
+    }
+    gm->host_faults = false;
+    /* Back to what RAM has without host faults: read-write host pages
+     * (the TLB checks the guest's permissions). */
+    for (size_t i = 0; i < gm->nregions; i++) {
+        const GuestRegion *r = &gm->regions[i];
+        if (r->kind == REGION_RAM && r->block->in_window &&
+            mprotect(gm->win + r->start, (size_t)(r->end - r->start), PROT_READ | PROT_WRITE) !=
+                0) {
+            fprintf(stderr, "linxemu: guest memory: cannot reopen guest RAM at 0x%llx after "
+                    "host faults\n", (unsigned long long)r->start);
+            abort();
+        }
+    }
+}
+
 bool guest_mem_enable_host_faults(GuestMemory *gm)
 {
-    if (!gm->win) {
+    /* Dirty tracking records a page at its first write through the TLB
+     * slow path; a host-fault store would write a page unrecorded. */
+    if (!gm->win || gm->dirty) {
         return false;
     }
     if (!gm->host_faults) {

@@ -121,6 +121,9 @@ void gm_region_move(GuestMemory *gm, GuestRegion *r, uint64_t new_start);
  * On a host refusal host faults are switched off for good (the exec
  * layer then drops the code that relied on them). */
 void gm_host_sync(GuestMemory *gm, uint64_t addr, uint64_t len);
+/* Host faults off (dirty tracking starts): window RAM read-write again;
+ * the change notice that follows tells the listeners. */
+void gm_host_disable(GuestMemory *gm);
 /* Host faults: may C code read (@write false) or write the host bytes of
  * RAM region @r's [addr, addr + len) as they are protected now?  When not,
  * gm_host_open/gm_host_sync bracket the copy. */

@@ -118,8 +118,10 @@ GuestMemory *guest_mem_new_window(uint64_t limit, uint64_t window_max);
  * else no access (gaps, MMIO, RAM outside the window).  Translated code
  * may then access window addresses without a TLB check and let a host
  * fault send the access to its slow path.  False without a window, or
- * after the host refused a protection change (then it stays off: the
- * listeners' on_change sees guest_mem_host_faults() false).  Accesses
+ * after the host refused a protection change, or while dirty pages are
+ * tracked (guest_mem_track_dirty turns it off: a store the host lets
+ * through would write a page unrecorded).  Once off it stays off: the
+ * listeners' on_change sees guest_mem_host_faults() false.  Accesses
  * through this module (debugger, loaders, code fetch) still work on
  * protected pages. */
 bool guest_mem_enable_host_faults(GuestMemory *gm);
