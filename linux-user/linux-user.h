@@ -221,6 +221,7 @@ typedef struct LinuxProcess {
     bool exited;
     int exit_status;  /* exit code, or 128 + signal */
     int term_signal;  /* signal that killed it, 0 for a normal exit */
+    bool fault_death; /* ... the signal of a trap (env's trap registers tell which) */
 
     /* Logging. */
     LinuxOptions opts;

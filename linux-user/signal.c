@@ -210,6 +210,7 @@ static void kill_process(LinuxProcess *p, CPULinxState *env, int sig, const Linu
     }
     fflush(f);
     linux_process_set_killed(p, sig);
+    p->fault_death = info && info->is_fault;
 }
 
 /* ---- Frames ---- */

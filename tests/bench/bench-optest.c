@@ -201,6 +201,12 @@ static uint8_t *region(Run *r, const char *sym, size_t size)
     return r->mem[r->nmem++].data;
 }
 
+/* The region of a place: its symbol or buffer ("?" for an address). */
+static const char *place_name(const OptPlace *p)
+{
+    return p->buffer >= 0 ? opt_buffer_name(p->buffer) : p->symbol ? p->symbol : "?";
+}
+
 static const char *def(Run *r, const char *name)
 {
     const char *v = g_hash_table_lookup(r->defs, name);
@@ -366,6 +372,83 @@ static void mm_tile(const Dt *t, const uint8_t *a, size_t lda, const uint8_t *b,
 static double rne(double x)
 {
     return nearbyint(x); /* the default rounding mode: to nearest even */
+}
+
+/* The buffers suite (tests/optest/buffers): what each program does to
+ * the buffers, from the device headers' text (hw/linx/buffers-mmad.h,
+ * buffers-datacopy.h); buffer places are regions named L1, L0A, ... */
+static void buffers(Run *r)
+{
+    const char *prog = r->c->program ? r->c->program : r->s->program;
+    uint64_t (*num)(const gchar *, gchar **, guint) = g_ascii_strtoull;
+
+    if (g_str_has_suffix(prog, "mmad.s")) {
+        uint64_t m = num(def(r, "M"), NULL, 0), n = num(def(r, "N"), NULL, 0);
+        uint64_t k = num(def(r, "K"), NULL, 0);
+        const Dt *t = dt_find(num(def(r, "DT"), NULL, 0) == 19 ? "S8" : "FP16");
+        uint64_t c0 = 32 / t->size, mp = (m + 15) / 16 * 16, np = (n + 15) / 16 * 16;
+        uint64_t kp = (k + c0 - 1) / c0 * c0;
+        const uint8_t *la = region(r, "L0A", mp * kp * t->size);
+        const uint8_t *lb = region(r, "L0B", kp * np * t->size);
+        uint8_t *lc = region(r, "L0C", np * mp * 4);
+        uint8_t *a = g_malloc(m * k * t->size), *b = g_malloc(k * n * t->size);
+        float *cf = g_new0(float, m * n);
+        int32_t *ci = g_new0(int32_t, m * n);
+
+        /* A: ZZ, B: ZN, C: NZ of 16 x 16 fractals (buffers-mmad.h) */
+        for (uint64_t i = 0; i < m; i++) {
+            for (uint64_t j = 0; j < k; j++) {
+                memcpy(a + (i * k + j) * t->size,
+                       la + ((i / 16) * kp * 16 + (j / c0) * 16 * c0 + (i % 16) * c0 + j % c0) *
+                                t->size, t->size);
+            }
+        }
+        for (uint64_t i = 0; i < k; i++) {
+            for (uint64_t j = 0; j < n; j++) {
+                memcpy(b + (i * n + j) * t->size,
+                       lb + ((i / c0) * np * c0 + j * c0 + i % c0) * t->size, t->size);
+            }
+        }
+        mm_tile(t, a, k * t->size, b, n * t->size, m, n, k, cf, ci, true);
+        for (uint64_t i = 0; i < m; i++) {
+            for (uint64_t j = 0; j < n; j++) {
+                memcpy(lc + ((j / 16) * mp * 16 + i * 16 + j % 16) * 4,
+                       t->kind == K_F ? (void *)&cf[i * n + j] : (void *)&ci[i * n + j], 4);
+            }
+        }
+        g_free(a);
+        g_free(b);
+        g_free(cf);
+        g_free(ci);
+    } else if (g_str_has_suffix(prog, "datacopy.s")) {
+        uint64_t dst = num(def(r, "DST"), NULL, 0), blocks = num(def(r, "BLOCKS"), NULL, 0);
+        uint64_t blen = num(def(r, "BLEN"), NULL, 0), sgap = num(def(r, "SGAP"), NULL, 0);
+        uint64_t dgap = num(def(r, "DGAP"), NULL, 0);
+        const uint8_t *src = region(r, "src", 2048);
+        uint8_t *l1 = region(r, "L1", dst + blocks * (blen + dgap) * 32);
+
+        if (dst % 32 == 0) { /* else datacopy-dst-align: nothing moves */
+            for (uint64_t i = 0; i < blocks; i++) {
+                memcpy(l1 + dst + i * (blen + dgap) * 32, src + i * (blen + sgap) * 32,
+                       blen * 32);
+            }
+        }
+    } else if (g_str_has_suffix(prog, "scalar.s")) {
+        const uint8_t *ub = region(r, "UB", 0x40 + 64);
+        uint8_t *l1 = region(r, "L1", 0x1000 + 64), *sum = region(r, "sum", 8);
+        int64_t total = 0;
+
+        for (unsigned i = 0; i < 16; i++) {
+            int32_t v;
+            uint32_t twice;
+            memcpy(&v, ub + 0x40 + 4 * i, 4);
+            total += v;
+            twice = (uint32_t)v * 2u;
+            memcpy(l1 + 0x1000 + 4 * i, &twice, 4);
+        }
+        memcpy(sum, &total, 8);
+    }
+    /* tile-rule.s, pagefault.s: a trap, nothing changes */
 }
 
 static void cube(Run *r)
@@ -873,7 +956,8 @@ static bool native_case(const OptSuite *s, const OptCase *c, double *op_time, ch
             snprintf(why, whylen, "%s", err);
             break;
         }
-        memcpy(region(&r, c->inputs[i].at.symbol ? c->inputs[i].at.symbol : "?", t.bytes + 8),
+        memcpy(region(&r, place_name(&c->inputs[i].at), c->inputs[i].at.addr + t.bytes + 8) +
+                   c->inputs[i].at.addr,
                t.data, t.bytes);
         if (c->inputs[i].at.symbol && !strcmp(c->inputs[i].at.symbol, "params")) {
             params = t;
@@ -900,6 +984,8 @@ static bool native_case(const OptSuite *s, const OptCase *c, double *op_time, ch
             eltwise(&r);
         } else if (!strcmp(kind, "kernels")) {
             kernels(&r);
+        } else if (!strcmp(kind, "buffers")) {
+            buffers(&r);
         } else {
             snprintf(why, whylen, "no native operator for suite %s", s->name);
             ok = false;
@@ -915,8 +1001,8 @@ static bool native_case(const OptSuite *s, const OptCase *c, double *op_time, ch
         ok = opt_tensor_read(path, out->dtype, &g, err, sizeof(err));
         g_free(path);
         if (ok) {
-            uint8_t *got = region(&r, out->at.symbol ? out->at.symbol : "?", g.bytes) +
-                           (out->at.symbol ? out->at.addr : 0);
+            uint8_t *got = region(&r, place_name(&out->at), out->at.addr + g.bytes) +
+                           out->at.addr;
             ok = opt_compare(g.dtype, got, &g, &out->tol, &cmp);
             if (!ok) {
                 char coord[64], vals[160];

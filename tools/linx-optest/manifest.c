@@ -43,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hw/linx/buffers.h"
 #include "optest.h"
 
 enum {
@@ -81,20 +82,43 @@ static bool parse_double(const char *s, double *v)
     return *s && *end == 0 && *v >= 0 && *v < 1e300;
 }
 
+/* The tile buffer windows a PLACE may name (hw/linx/buffers.h). */
+static const char *const buffer_names[LINX_BUF__COUNT] = {
+    [LINX_BUF_L1] = "L1", [LINX_BUF_L0A] = "L0A", [LINX_BUF_L0B] = "L0B",
+    [LINX_BUF_L0C] = "L0C", [LINX_BUF_UB] = "UB",
+};
+
+const char *opt_buffer_name(int id)
+{
+    return id >= 0 && id < LINX_BUF__COUNT ? buffer_names[id] : "?";
+}
+
+static int buffer_of_name(const char *s, size_t len)
+{
+    for (int i = 0; i < LINX_BUF__COUNT; i++) {
+        if (strlen(buffer_names[i]) == len && strncmp(s, buffer_names[i], len) == 0) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* "0x80000", "sym", "sym+64", "L1", "L0A+0x100" */
 static bool parse_place(const char *s, OptPlace *p)
 {
     const char *plus = strchr(s, '+');
+    size_t len = plus ? (size_t)(plus - s) : strlen(s);
 
     memset(p, 0, sizeof(*p));
+    p->buffer = -1;
     if ((s[0] >= '0' && s[0] <= '9')) {
         return parse_u64(s, &p->addr);
     }
-    if (plus) {
-        p->symbol = g_strndup(s, (gsize)(plus - s));
-        return plus > s && parse_u64(plus + 1, &p->addr);
+    p->buffer = buffer_of_name(s, len);
+    if (p->buffer < 0) {
+        p->symbol = g_strndup(s, len);
     }
-    p->symbol = g_strdup(s);
-    return true;
+    return len > 0 && (!plus || parse_u64(plus + 1, &p->addr));
 }
 
 /* "FILE at PLACE [dtype T]" */
@@ -219,6 +243,7 @@ bool opt_case_from_keys(const OptSuite *s, const char *name, const OptKeyValue *
 
     memset(c, 0, sizeof(*c));
     c->name = g_strdup(name);
+    c->trapnum = -1;
     sub[0] = 0;
     if (!valid_name(name)) {
         ok = fail(sub, sizeof(sub), "case name '%s' is empty or has '/', blanks or control "
@@ -269,14 +294,33 @@ bool opt_case_from_keys(const OptSuite *s, const char *name, const OptKeyValue *
             c->defines = g_strdup(val);
         } else if (strcmp(k, "generate") == 0 && *val && !c->generate) {
             c->generate = g_strdup(val);
+        } else if (strcmp(k, "expect-trap") == 0 && *val && !c->expect_trap) {
+            c->expect_trap = g_strdup(val);
+        } else if (strcmp(k, "trapnum") == 0) {
+            uint64_t v = 0;
+
+            ok = parse_u64(val, &v) && v < 64;
+            c->trapnum = ok ? (int)v : -1;
+            if (!ok) {
+                fail(sub, sizeof(sub), "trapnum: expected a TRAPNUM 0..63, got '%s'", val);
+            }
+        } else if (strcmp(k, "traparg0") == 0) {
+            ok = parse_u64(val, &c->traparg0);
+            c->have_traparg0 = ok;
+            if (!ok) {
+                fail(sub, sizeof(sub), "traparg0: expected an integer, got '%s'", val);
+            }
         } else if (strcmp(k, "skip") == 0 && !c->skip) {
             c->skip = g_strdup(*val ? val : "skipped");
         } else {
             ok = fail(sub, sizeof(sub), "unknown key '%s'", k);
         }
     }
-    if (ok && c->noutputs == 0) {
-        ok = fail(sub, sizeof(sub), "no output.* to check");
+    if (ok && (c->trapnum >= 0 || c->have_traparg0) && !c->expect_trap) {
+        c->expect_trap = g_strdup("any");
+    }
+    if (ok && c->noutputs == 0 && !c->expect_trap) {
+        ok = fail(sub, sizeof(sub), "no output.* and no expect-trap to check");
     }
     if (ok && c->generate) {
         c->datadir = opt_generated_dir(s, d, c->name);
@@ -310,6 +354,7 @@ void opt_case_free(OptCase *c)
     g_free(c->datadir);
     g_free(c->skip);
     g_free(c->params);
+    g_free(c->expect_trap);
     memset(c, 0, sizeof(*c));
 }
 

@@ -119,8 +119,9 @@ char *opt_expand(const char *tmpl, const char *const *names, const char *const *
 
 static bool is_case_key(const char *k)
 {
-    static const char *const keys[] = { "args", "status", "program", "defines",
-                                        "generate", "skip", "timeout" };
+    static const char *const keys[] = { "args",     "status",      "program", "defines",
+                                        "generate", "skip",        "timeout", "expect-trap",
+                                        "trapnum",  "traparg0" };
 
     if (strncmp(k, "input.", 6) == 0 || strncmp(k, "output.", 7) == 0) {
         return true;

@@ -118,7 +118,7 @@ static bool read_case(const JsonValue *c, OptResult *r, char *err, size_t errlen
     r->kind = OPT_FK_NONE;
     if (kind) {
         bool found = false;
-        for (int k = OPT_FK_MISMATCH; k <= OPT_FK_INTERRUPTED && !found; k++) {
+        for (int k = OPT_FK_MISMATCH; k <= OPT_FK__LAST && !found; k++) {
             if (strcmp(kind, opt_fail_kind_name((OptFailKind)k)) == 0) {
                 r->kind = (OptFailKind)k;
                 found = true;

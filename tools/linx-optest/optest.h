@@ -118,7 +118,12 @@ void opt_format_values(OptDType dtype, const OptCompare *c, char *buf, size_t le
 typedef struct OptPlace {
     char *symbol;      /* NULL: @addr is absolute */
     uint64_t addr;     /* absolute address, or the offset from the symbol */
+    int buffer;        /* >= 0: a tile buffer window (LinxBufferId: L1, L0A,
+                        * L0B, L0C, UB) and @addr the offset in it; -1 */
 } OptPlace;
+
+/* "L1", "L0A", "L0B", "L0C", "UB" for OptPlace.buffer. */
+const char *opt_buffer_name(int id);
 
 typedef struct OptInput {
     char *name;
@@ -150,6 +155,14 @@ typedef struct OptCase {
     char *skip;                /* reason: the case is reported as skipped */
     char *params;              /* matrix cases: "axis=value ..." (reports), else NULL */
     double timeout;            /* seconds; 0: the suite's */
+    /* expect-trap / trapnum / traparg0: the program must end in a trap
+     * the machine does not handle, with this rule name ("any": whatever
+     * the rule), trap number and TRAPARG0.  The exit status is not
+     * checked then; outputs are (the state the trap left). */
+    char *expect_trap;         /* NULL: no trap expected (unless below) */
+    int trapnum;               /* -1: any */
+    bool have_traparg0;
+    uint64_t traparg0;
 } OptCase;
 
 typedef enum OptMachine {
@@ -274,6 +287,8 @@ typedef enum OptFailKind {
     OPT_FK_CRASH,        /* the case's process died of a signal */
     OPT_FK_SETUP,        /* program, input or golden could not be used */
     OPT_FK_INTERRUPTED,  /* SIGINT/SIGTERM stopped the run */
+    OPT_FK_TRAP,         /* expect-trap: no trap, or not the one expected */
+    OPT_FK__LAST = OPT_FK_TRAP,
 } OptFailKind;
 
 const char *opt_status_name(OptStatus s);

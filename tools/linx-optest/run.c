@@ -25,9 +25,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hw/linx/buffers.h"
 #include "hw/linx/virt.h"
 #include "linux-user/linux-user.h"
 #include "optest.h"
+#include "target/linx/tma-translate.h"
+#include "target/linx/trap-report.h"
 #include "tcg/exec.h"
 
 enum {
@@ -42,7 +45,7 @@ const char *opt_status_name(OptStatus s)
 const char *opt_fail_kind_name(OptFailKind k)
 {
     static const char *const names[] = { "none",   "mismatch", "exit-status", "timeout",
-                                         "signal", "setup",    "interrupted" };
+                                         "signal", "setup",    "interrupted", "trap" };
 
     return (unsigned)k < G_N_ELEMENTS(names) ? names[k] : "none";
 }
@@ -112,7 +115,7 @@ bool opt_result_decode(const uint8_t *buf, size_t len, OptResult *r)
         return false;
     }
     memcpy(&h, buf, sizeof(h));
-    if (h.magic != RECORD_MAGIC || h.status > OPT_SKIP || h.kind > OPT_FK_INTERRUPTED) {
+    if (h.magic != RECORD_MAGIC || h.status > OPT_SKIP || h.kind > OPT_FK__LAST) {
         return false;
     }
     r->status = (OptStatus)h.status;
@@ -171,6 +174,11 @@ typedef struct CaseRun {
     OptDType mm_dtype;
     OptCompare mm;
     LinxExecContext *ec;
+    LinxBuffers *buffers; /* the tile buffer windows (virt), else NULL */
+    /* How the run ended: in a trap the machine did not handle (virt:
+     * an unhandled trap; user: a death by a fault's signal). */
+    CPULinxState *env;
+    bool trapped;
 } CaseRun;
 
 static void set_kind(CaseRun *r, OptFailKind k)
@@ -178,6 +186,56 @@ static void set_kind(CaseRun *r, OptFailKind k)
     if (r->kind == OPT_FK_NONE) {
         r->kind = k;
     }
+}
+
+/* Copy @len bytes between @buf and place @pl (@what: "input a", for
+ * the reason in r->why when it fails): a tile buffer through the device
+ * model (its storage, as an engine would; the windows are devices, which
+ * debugger accesses leave alone), else guest memory. */
+static bool place_rw(CaseRun *r, const OptPlace *pl, void *buf, size_t len, bool is_write,
+                     const char *what)
+{
+    uint64_t addr;
+
+    if (pl->buffer >= 0) {
+        const char *name = opt_buffer_name(pl->buffer);
+        const LinxBuffer *b;
+        uint64_t skew;
+        uint8_t *host;
+
+        if (!r->buffers) {
+            g_string_append_printf(r->why, "%s: the tile buffer windows (%s) exist on the "
+                                   "virt machine only; ", what, name);
+            return false;
+        }
+        b = &r->buffers->buf[pl->buffer];
+        skew = pl->addr % b->align; /* engine operands are aligned; test data need not be */
+        if (pl->addr > b->size || len > b->size - pl->addr ||
+            linx_buffer_range(r->buffers, (LinxBufferId)pl->buffer, pl->addr - skew,
+                              len + skew, &host) != LINX_BUF_OK) {
+            g_string_append_printf(r->why, "%s: %zu bytes at %s+0x%" PRIx64 " pass the end of "
+                                   "%s (%u bytes in the %s profile); ", what, len, name,
+                                   pl->addr, name, b->size,
+                                   linx_buffer_profile_name(r->buffers->profile));
+            return false;
+        }
+        if (is_write) {
+            memcpy(host + skew, buf, len);
+        } else {
+            memcpy(buf, host + skew, len);
+        }
+        return true;
+    }
+    if (!opt_program_resolve(r->prog, pl, &addr)) {
+        g_string_append_printf(r->why, "%s: no symbol '%s' in the program; ", what, pl->symbol);
+        return false;
+    }
+    if (guest_mem_debug_rw(r->gm, addr, buf, len, is_write) != GM_OK) {
+        g_string_append_printf(r->why, "%s: %zu bytes at 0x%" PRIx64 " are not in guest "
+                               "memory; ", what, len, addr);
+        return false;
+    }
+    return true;
 }
 
 static bool load_inputs(CaseRun *r)
@@ -188,7 +246,6 @@ static bool load_inputs(CaseRun *r)
         const OptInput *in = &r->c->inputs[i];
         char *path = opt_case_file(r->s, r->c, in->file);
         OptTensor t;
-        uint64_t addr;
         bool ok = opt_tensor_read(path, in->dtype, &t, err, sizeof(err));
 
         g_free(path);
@@ -196,15 +253,8 @@ static bool load_inputs(CaseRun *r)
             g_string_append_printf(r->why, "input %s: %s; ", in->name, err);
             return false;
         }
-        if (!opt_program_resolve(r->prog, &in->at, &addr)) {
-            g_string_append_printf(r->why, "input %s: no symbol '%s' in the program; ", in->name,
-                                   in->at.symbol);
-            opt_tensor_free(&t);
-            return false;
-        }
-        if (guest_mem_debug_rw(r->gm, addr, t.data, t.bytes, true) != GM_OK) {
-            g_string_append_printf(r->why, "input %s: %zu bytes at 0x%" PRIx64
-                                   " are not in guest memory; ", in->name, t.bytes, addr);
+        g_snprintf(err, sizeof(err), "input %s", in->name);
+        if (!place_rw(r, &in->at, t.data, t.bytes, true, err)) {
             opt_tensor_free(&t);
             return false;
         }
@@ -231,7 +281,6 @@ static bool check_output(CaseRun *r, const OptOutput *out)
     char *path = opt_case_file(r->s, r->c, out->golden);
     OptTensor g;
     OptCompare cmp;
-    uint64_t addr;
     uint8_t *got;
     bool ok = opt_tensor_read(path, out->dtype, &g, err, sizeof(err));
 
@@ -247,19 +296,11 @@ static bool check_output(CaseRun *r, const OptOutput *out)
         opt_tensor_free(&g);
         return false;
     }
-    if (!opt_program_resolve(r->prog, &out->at, &addr)) {
-        g_string_append_printf(r->why, "output %s: no symbol '%s' in the program; ", out->name,
-                               out->at.symbol);
-        set_kind(r, OPT_FK_SETUP);
-        opt_tensor_free(&g);
-        return false;
-    }
     got = g_malloc(g.bytes ? g.bytes : 1);
     ok = false;
     shape_text(&g, shape, sizeof(shape));
-    if (guest_mem_debug_rw(r->gm, addr, got, g.bytes, false) != GM_OK) {
-        g_string_append_printf(r->why, "output %s: %zu bytes at 0x%" PRIx64
-                               " are not in guest memory; ", out->name, g.bytes, addr);
+    g_snprintf(err, sizeof(err), "output %s", out->name);
+    if (!place_rw(r, &out->at, got, g.bytes, false, err)) {
         set_kind(r, OPT_FK_SETUP);
     } else if (!opt_compare(g.dtype, got, &g, &out->tol, &cmp)) {
         opt_format_coord(&cmp, coord, sizeof(coord));
@@ -463,6 +504,7 @@ static int run_virt(CaseRun *r, OptMachines *mc, FILE *capture, int *status, dou
         env->gpr[LINX_REG_A0 + i] = g_ascii_strtoull(r->c->args[i], NULL, 0);
     }
     r->gm = m->mem;
+    r->buffers = m->buffers;
     t1 = now();
     ph[0] = t1 - t0;
     if (!load_inputs(r)) {
@@ -471,6 +513,8 @@ static int run_virt(CaseRun *r, OptMachines *mc, FILE *capture, int *status, dou
     linx_exec_attach_cpu(mc->ec, env);
     ph[1] = now() - t1;
     *status = linx_virt_run(m, env);
+    r->env = env;
+    r->trapped = m->stop == VIRT_STOP_TRAP;
     return 0;
 }
 
@@ -519,12 +563,68 @@ static int run_user(CaseRun *r, FILE *capture, int *status, double *ph)
     linx_exec_attach_cpu(ec, env);
     ph[1] = now() - t1;
     *status = linux_cpu_loop(p, env);
+    r->env = env;
+    r->trapped = p->fault_death;
     return 0;
 }
 
 /* ---------------------------------------------------------------------
  * One case
  * --------------------------------------------------------------------- */
+
+/* The rule behind the trap that ended the run: a TMA/TEPL/CUBE rule, or a
+ * buffer engine's refused GO store (TRAPARG0 its address); NULL: none. */
+static const char *trap_rule(const CaseRun *r)
+{
+    const char *rule = linx_tile_fault_rule(r->env);
+
+    if (!rule && r->buffers && r->buffers->status.rule &&
+        r->buffers->status_addr == r->env->traparg0) {
+        rule = r->buffers->status.name;
+    }
+    return rule;
+}
+
+/* expect-trap / trapnum / traparg0 against how the run ended. */
+static bool check_trap(CaseRun *r, int status)
+{
+    const OptCase *c = r->c;
+    const char *rule;
+    unsigned num;
+    bool any = strcmp(c->expect_trap, "any") == 0, ok;
+
+    if (!r->trapped) {
+        g_string_append_printf(r->why, "expected a trap%s%s, but the program exited with "
+                               "status %d; ", any ? "" : " of rule ", any ? "" : c->expect_trap,
+                               status);
+        set_kind(r, OPT_FK_TRAP);
+        return false;
+    }
+    rule = trap_rule(r);
+    num = linx_trapno_num(r->env->trapno);
+    ok = (any || (rule && strcmp(rule, c->expect_trap) == 0)) &&
+         (c->trapnum < 0 || (unsigned)c->trapnum == num) &&
+         (!c->have_traparg0 || c->traparg0 == r->env->traparg0);
+    g_string_append_printf(ok ? r->verbose : r->why,
+                           "%s trap %u (%s), rule %s, traparg0 0x%" PRIx64 " at pc 0x%" PRIx64,
+                           ok ? "the expected" : "got", num, linx_trap_name(num),
+                           rule ? rule : "(none)", r->env->traparg0, r->env->trap_pc);
+    if (ok) {
+        g_string_append(r->verbose, "\n");
+        return true;
+    }
+    g_string_append_printf(r->why, ", expected %s%s", any ? "any rule" : "rule ",
+                           any ? "" : c->expect_trap);
+    if (c->trapnum >= 0) {
+        g_string_append_printf(r->why, ", trap %d", c->trapnum);
+    }
+    if (c->have_traparg0) {
+        g_string_append_printf(r->why, ", traparg0 0x%" PRIx64, c->traparg0);
+    }
+    g_string_append(r->why, "; ");
+    set_kind(r, OPT_FK_TRAP);
+    return false;
+}
 
 GString *opt_case_execute(OptMachines *mc, const OptRef *ref, const OptProgram *prog,
                           FILE *capture)
@@ -553,7 +653,9 @@ GString *opt_case_execute(OptMachines *mc, const OptRef *ref, const OptProgram *
     if (rc != 0) {
         set_kind(r, OPT_FK_SETUP);
     }
-    if (pass && status != r->c->status) {
+    if (pass && r->c->expect_trap) {
+        pass = check_trap(r, status);
+    } else if (pass && status != r->c->status) {
         g_string_append_printf(r->why, "exit status %d, expected %d; ", status, r->c->status);
         set_kind(r, OPT_FK_EXIT_STATUS);
         pass = false;
