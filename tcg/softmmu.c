@@ -81,9 +81,9 @@ static _Noreturn void raise_data_fault(CPULinxState *env, GuestFault f, uint64_t
     linx_raise_exception(env, LINX_TRAP_DATA_PAGE_FAULT, cause, addr, pc);
 }
 
-/* Fill the entry for @addr from the address space (faults when nothing
- * is mapped there). */
-static LinxTLBEntry *tlb_fill(CPULinxState *env, uint64_t addr, bool is_write, uint64_t pc)
+/* Fill the entry for @addr from the address space; NULL when nothing is
+ * mapped there (the entry unchanged). */
+static LinxTLBEntry *tlb_fill_page(CPULinxState *env, uint64_t addr, bool is_write)
 {
     LinxTLBEntry *e = linx_tlb_entry(env, addr);
     uint64_t page = addr & GUEST_PAGE_MASK;
@@ -93,11 +93,11 @@ static LinxTLBEntry *tlb_fill(CPULinxState *env, uint64_t addr, bool is_write, u
     uint64_t far;
 
     if (!env->mem) {
-        raise_data_fault(env, GM_FAULT_UNMAPPED, addr, is_write, pc);
+        return NULL;
     }
     if (!guest_mem_page_info(env->mem, addr, &host, &prot, &is_code, &mmio)) {
         if (!mmio) {
-            raise_data_fault(env, GM_FAULT_UNMAPPED, addr, is_write, pc);
+            return NULL;
         }
         e->addr_read = page | TLB_MMIO;
         e->addr_write = page | TLB_MMIO;
@@ -125,6 +125,51 @@ static LinxTLBEntry *tlb_fill(CPULinxState *env, uint64_t addr, bool is_write, u
     e->addr_code = page | ((prot & GM_PROT_EXEC) ? 0 : TLB_INVALID);
     e->addend = (uintptr_t)host - (uintptr_t)page;
     return e;
+}
+
+/* The same, faulting when nothing is mapped at @addr. */
+static LinxTLBEntry *tlb_fill(CPULinxState *env, uint64_t addr, bool is_write, uint64_t pc)
+{
+    LinxTLBEntry *e = tlb_fill_page(env, addr, is_write);
+
+    if (!e) {
+        raise_data_fault(env, GM_FAULT_UNMAPPED, addr, is_write, pc);
+    }
+    return e;
+}
+
+void *linx_tlb_range_host(CPULinxState *env, uint64_t addr, uint64_t len, bool is_write)
+{
+    uint64_t first = addr & GUEST_PAGE_MASK, last;
+    uintptr_t addend = 0;
+
+    if (len == 0 || addr + (len - 1) < addr) {
+        return NULL;
+    }
+    last = (addr + (len - 1)) & GUEST_PAGE_MASK;
+    if (((last - first) >> GUEST_PAGE_BITS) >= LINX_TLB_RANGE_PAGES) {
+        return NULL;
+    }
+    for (uint64_t p = first;; p += GUEST_PAGE_SIZE) {
+        LinxTLBEntry *e = linx_tlb_entry(env, p);
+        uint64_t tag = is_write ? e->addr_write : e->addr_read;
+
+        if ((tag & ~(uint64_t)TLB_NOT_DIRECT) != p) {
+            e = tlb_fill_page(env, p, is_write);
+            tag = e ? (is_write ? e->addr_write : e->addr_read) : LINX_TLB_EMPTY;
+            if ((tag & ~(uint64_t)TLB_NOT_DIRECT) != p) {
+                return NULL; /* unmapped, no permission, MMIO, code, watched, untracked */
+            }
+        }
+        if (p != first && e->addend != addend) {
+            return NULL; /* not one host run */
+        }
+        addend = e->addend;
+        if (p == last) {
+            break;
+        }
+    }
+    return (void *)(uintptr_t)(addr + addend);
 }
 
 static LinxTLBEntry *tlb_get(CPULinxState *env, uint64_t addr, TLBAccess acc, uint64_t pc)

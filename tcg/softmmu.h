@@ -108,6 +108,16 @@ static inline uint64_t linx_pc_with_retired(uint64_t pc, unsigned retired)
 uint64_t linx_ld_slow(CPULinxState *env, uint64_t addr, uint64_t memop, uint64_t pc);
 void linx_st_slow(CPULinxState *env, uint64_t addr, uint64_t value, uint64_t memop, uint64_t pc);
 
+/* Bulk accesses of C helpers (MCOPY, MSET): the host address of [addr,
+ * addr + len) when every page of it is plain RAM the TLB maps for the
+ * access (filling entries as an access would) and the pages are one run
+ * of host memory; NULL when any page needs the checked path - unmapped,
+ * no permission, MMIO, translated code, a write watchpoint, a page dirty
+ * tracking has not recorded, or more than LINX_TLB_RANGE_PAGES pages -
+ * which the caller then takes (it raises the faults).  Never faults. */
+enum { LINX_TLB_RANGE_PAGES = 16 };
+void *linx_tlb_range_host(CPULinxState *env, uint64_t addr, uint64_t len, bool is_write);
+
 /* Invalidate every TLB entry of @env. */
 void linx_tlb_flush(CPULinxState *env);
 /* Invalidate the entries of the pages meeting [addr, addr + len). */

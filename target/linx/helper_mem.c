@@ -163,6 +163,11 @@ static uint8_t *bulk_check(CPULinxState *env, uint64_t addr, uint64_t size, int 
         /* A debugger watchpoint stops before the first byte (tcg/exec.h). */
         linx_exec_watch_check(env, addr, size, pc);
     }
+    /* Plain RAM the TLB already vouches for (the common small copy). */
+    host = linx_tlb_range_host(env, addr, size, access == GM_PROT_WRITE);
+    if (host) {
+        return host;
+    }
     f = guest_mem_window(env->mem, addr, 1, size, size, access, &host, &fault);
     if (f != GM_OK) {
         bulk_fault(env, f, fault, pc);
