@@ -65,7 +65,7 @@ void vec_prog_init(VecProg *p)
     memset(p, 0, sizeof(*p));
 }
 
-uint16_t vec_emit(VecProg *p, const VecInsn *in)
+uint16_t vec_prog_emit(VecProg *p, const VecInsn *in)
 {
     VecInsn *x;
     bool result = shape(in).result;
@@ -79,7 +79,7 @@ uint16_t vec_emit(VecProg *p, const VecInsn *in)
     return x->d;
 }
 
-uint16_t vec_op(VecProg *p, VecOp op, VecType type, uint16_t a, uint16_t b, uint16_t c,
+uint16_t vec_prog_op(VecProg *p, VecOp op, VecType type, uint16_t a, uint16_t b, uint16_t c,
                 uint16_t m, int64_t imm, uint8_t aux)
 {
     VecInsn in;
@@ -93,10 +93,10 @@ uint16_t vec_op(VecProg *p, VecOp op, VecType type, uint16_t a, uint16_t b, uint
     in.m = m;
     in.imm = imm;
     in.aux = aux;
-    return vec_emit(p, &in);
+    return vec_prog_emit(p, &in);
 }
 
-unsigned vec_stream(VecProg *p, int64_t stride)
+unsigned vec_prog_stream(VecProg *p, int64_t stride)
 {
     if (p->nstreams >= VEC_MAX_STREAMS) {
         return VEC_MAX_STREAMS;

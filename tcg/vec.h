@@ -246,10 +246,10 @@ unsigned vec_isa_lanes(VecIsa isa);
 void vec_prog_init(VecProg *p);
 /* Append an instruction; returns its result value (VEC_NONE when it has
  * none) or VEC_NONE and sets *@full when the program is full. */
-uint16_t vec_emit(VecProg *p, const VecInsn *in);
-uint16_t vec_op(VecProg *p, VecOp op, VecType type, uint16_t a, uint16_t b, uint16_t c,
+uint16_t vec_prog_emit(VecProg *p, const VecInsn *in);
+uint16_t vec_prog_op(VecProg *p, VecOp op, VecType type, uint16_t a, uint16_t b, uint16_t c,
                 uint16_t m, int64_t imm, uint8_t aux);
-unsigned vec_stream(VecProg *p, int64_t stride);
+unsigned vec_prog_stream(VecProg *p, int64_t stride);
 /* Is @p complete and consistent (operand types, indices)?  Writes the
  * first problem to @why. */
 bool vec_prog_check(const VecProg *p, char *why, size_t len);

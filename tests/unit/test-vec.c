@@ -598,15 +598,15 @@ static void gen_values(Gen *g, unsigned count)
                 continue;
             }
             switch (k % 6) {
-            case 0: v = vec_op(p, VO_CMP, VT_MASK, a, b, VEC_NONE, VEC_NONE, rn(&g->r, 10), at); break;
-            case 1: v = vec_op(p, VO_TESTNZ, VT_MASK, a, b, VEC_NONE, VEC_NONE, 0, at); break;
-            case 2: v = vec_op(p, VO_FCMP, VT_MASK, a, b, VEC_NONE, VEC_NONE, rn(&g->r, 8), at); break;
+            case 0: v = vec_prog_op(p, VO_CMP, VT_MASK, a, b, VEC_NONE, VEC_NONE, rn(&g->r, 10), at); break;
+            case 1: v = vec_prog_op(p, VO_TESTNZ, VT_MASK, a, b, VEC_NONE, VEC_NONE, 0, at); break;
+            case 2: v = vec_prog_op(p, VO_FCMP, VT_MASK, a, b, VEC_NONE, VEC_NONE, rn(&g->r, 8), at); break;
             case 3: {
                 uint16_t x = pick(g, VT_MASK), y = pick(g, VT_MASK);
                 if (x == VEC_NONE || y == VEC_NONE) {
                     continue;
                 }
-                v = vec_op(p, (VecOp)(VO_MAND + rn(&g->r, 3)), VT_MASK, x, y, VEC_NONE, VEC_NONE, 0, 0);
+                v = vec_prog_op(p, (VecOp)(VO_MAND + rn(&g->r, 3)), VT_MASK, x, y, VEC_NONE, VEC_NONE, 0, 0);
                 break;
             }
             case 4: {
@@ -614,10 +614,10 @@ static void gen_values(Gen *g, unsigned count)
                 if (x == VEC_NONE) {
                     continue;
                 }
-                v = vec_op(p, VO_MNOT, VT_MASK, x, VEC_NONE, VEC_NONE, VEC_NONE, 0, 0);
+                v = vec_prog_op(p, VO_MNOT, VT_MASK, x, VEC_NONE, VEC_NONE, VEC_NONE, 0, 0);
                 break;
             }
-            default: v = vec_op(p, VO_CMP, VT_MASK, a, b, VEC_NONE, VEC_NONE, rn(&g->r, 10), at); break;
+            default: v = vec_prog_op(p, VO_CMP, VT_MASK, a, b, VEC_NONE, VEC_NONE, rn(&g->r, 10), at); break;
             }
             add_val(g, v, VT_MASK);
             continue;
@@ -628,41 +628,41 @@ static void gen_values(Gen *g, unsigned count)
         if (k < 12) {
             static const VecOp ops[] = { VO_ADD, VO_SUB, VO_MUL, VO_AND, VO_OR, VO_XOR,
                                          VO_SMAX, VO_SMIN, VO_UMAX, VO_UMIN, VO_ADD, VO_SUB };
-            v = vec_op(p, ops[k], t, a, b, VEC_NONE, VEC_NONE, 0, 0);
+            v = vec_prog_op(p, ops[k], t, a, b, VEC_NONE, VEC_NONE, 0, 0);
         } else if (k < 15) {
             /* variable shifts by small or huge counts */
-            uint16_t cnt = rn(&g->r, 2) ? vec_op(p, VO_AND, t, b,
-                                                 vec_op(p, VO_CONST, t, VEC_NONE, VEC_NONE, VEC_NONE,
+            uint16_t cnt = rn(&g->r, 2) ? vec_prog_op(p, VO_AND, t, b,
+                                                 vec_prog_op(p, VO_CONST, t, VEC_NONE, VEC_NONE, VEC_NONE,
                                                         VEC_NONE, rn(&g->r, 2) ? 63 : 127, 0),
                                                  VEC_NONE, VEC_NONE, 0, 0)
                                         : b;
-            v = vec_op(p, (VecOp)(VO_SHLV + (k - 12)), t, a, cnt, VEC_NONE, VEC_NONE, 0, 0);
+            v = vec_prog_op(p, (VecOp)(VO_SHLV + (k - 12)), t, a, cnt, VEC_NONE, VEC_NONE, 0, 0);
         } else if (k < 18) {
-            v = vec_op(p, (VecOp)(VO_SHLI + (k - 15)), t, a, VEC_NONE, VEC_NONE, VEC_NONE,
+            v = vec_prog_op(p, (VecOp)(VO_SHLI + (k - 15)), t, a, VEC_NONE, VEC_NONE, VEC_NONE,
                        rn(&g->r, t == VT_W64 ? 70 : 36), 0);
         } else if (k < 20) {
             static const unsigned bits32[] = { 8, 16 }, bits64[] = { 8, 16, 32 };
-            v = vec_op(p, k == 18 ? VO_SEXT : VO_ZEXT, t, a, VEC_NONE, VEC_NONE, VEC_NONE,
+            v = vec_prog_op(p, k == 18 ? VO_SEXT : VO_ZEXT, t, a, VEC_NONE, VEC_NONE, VEC_NONE,
                        t == VT_W64 ? bits64[rn(&g->r, 3)] : bits32[rn(&g->r, 2)], 0);
         } else if (k < 22) {
             uint16_t x = t == VT_W64 ? pick(g, VT_W32) : pick(g, VT_W64);
             if (x == VEC_NONE) {
                 continue;
             }
-            v = vec_op(p, t == VT_W64 ? VO_WIDEN : VO_NARROW, t, x, VEC_NONE, VEC_NONE, VEC_NONE,
+            v = vec_prog_op(p, t == VT_W64 ? VO_WIDEN : VO_NARROW, t, x, VEC_NONE, VEC_NONE, VEC_NONE,
                        rn(&g->r, 2), 0);
         } else if (k < 24) {
             uint16_t m = pick(g, VT_MASK);
             if (m == VEC_NONE) {
                 continue;
             }
-            v = vec_op(p, k == 22 ? VO_BLEND : VO_MASK2INT, t, k == 22 ? a : m,
+            v = vec_prog_op(p, k == 22 ? VO_BLEND : VO_MASK2INT, t, k == 22 ? a : m,
                        k == 22 ? b : VEC_NONE, VEC_NONE, k == 22 ? m : VEC_NONE, 0, 0);
         } else if (k < 32) {
             static const VecOp ops[] = { VO_FADD, VO_FSUB, VO_FMUL, VO_FDIV, VO_FMAX, VO_FMIN,
                                          VO_FSQRT, VO_FABS };
             VecOp o = ops[k - 24];
-            v = vec_op(p, o, t, a, o == VO_FSQRT || o == VO_FABS ? VEC_NONE : b, VEC_NONE,
+            v = vec_prog_op(p, o, t, a, o == VO_FSQRT || o == VO_FABS ? VEC_NONE : b, VEC_NONE,
                        VEC_NONE, 0, 0);
         } else if (k < 34) {
             VecInsn in;
@@ -675,7 +675,7 @@ static void gen_values(Gen *g, unsigned count)
             in.m = VEC_NONE;
             in.imm = rn(&g->r, 4);
             in.fn = (uint64_t)(uintptr_t)(t == VT_W64 ? fma_fallback64 : fma_fallback32);
-            v = vec_emit(p, &in);
+            v = vec_prog_emit(p, &in);
         } else if (k < 35) {
             VecInsn in;
             memset(&in, 0, sizeof(in));
@@ -692,14 +692,14 @@ static void gen_values(Gen *g, unsigned count)
             in.args[2] = in.b != VEC_NONE ? VA_B : VA_IMM;
             in.args[3] = VA_IMM;
             in.args[4] = VA_NONE;
-            v = vec_emit(p, &in);
+            v = vec_prog_emit(p, &in);
         } else if (k < 37) {
-            v = vec_op(p, VO_LANE, t, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, 0, 0);
+            v = vec_prog_op(p, VO_LANE, t, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, 0, 0);
         } else if (k < 38) {
-            v = vec_op(p, VO_SCALAR, t, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, rn(&g->r, 4), 0);
+            v = vec_prog_op(p, VO_SCALAR, t, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, rn(&g->r, 4), 0);
         } else {
             static const int64_t consts[] = { 0, 1, -1, 0x7f800000, 0x3f800000, INT64_MIN, 31, 65 };
-            v = vec_op(p, VO_CONST, t, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, consts[rn(&g->r, 8)], 0);
+            v = vec_prog_op(p, VO_CONST, t, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, consts[rn(&g->r, 8)], 0);
         }
         add_val(g, v, t);
     }
@@ -733,58 +733,58 @@ static bool gen_focus(Gen *g, VecProg *p, unsigned focus)
     vec_prog_init(p);
     for (unsigned s = 0; s < NSTREAM_IN; s++) {
         g->in_stride[s] = op == VO_LOAD ? stride_mul[rn(&g->r, 7)] << 2 : (t == VT_W64 ? 8 : 4);
-        g->in_streams[s] = vec_stream(p, g->in_stride[s]);
+        g->in_streams[s] = vec_prog_stream(p, g->in_stride[s]);
     }
     for (unsigned s = 0; s < NSTREAM_OUT; s++) {
         g->out_stride[s] = op == VO_STORE ? (stride_mul[rn(&g->r, 7)] ?: 1) * 8 : 8;
         g->out_lg[s] = 3;
-        g->out_streams[s] = vec_stream(p, g->out_stride[s]);
+        g->out_streams[s] = vec_prog_stream(p, g->out_stride[s]);
     }
-    a = vec_op(p, VO_LOAD, t, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, g->in_streams[0],
+    a = vec_prog_op(p, VO_LOAD, t, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, g->in_streams[0],
                (uint8_t)(t == VT_W64 ? 3 : 2));
-    b = vec_op(p, VO_LOAD, t, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, g->in_streams[1],
+    b = vec_prog_op(p, VO_LOAD, t, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, g->in_streams[1],
                (uint8_t)(t == VT_W64 ? 3 : 2));
-    c = vec_op(p, VO_LOAD, t, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, g->in_streams[2],
+    c = vec_prog_op(p, VO_LOAD, t, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, g->in_streams[2],
                (uint8_t)(t == VT_W64 ? 3 : 2));
     if (rn(&g->r, 2)) {
-        m = vec_op(p, VO_CMP, VT_MASK, a, b, VEC_NONE, VEC_NONE, VC_LTU, t);
+        m = vec_prog_op(p, VO_CMP, VT_MASK, a, b, VEC_NONE, VEC_NONE, VC_LTU, t);
     }
     switch (op) {
     case VO_SHLI: case VO_SHRI: case VO_SARI:
-        d = vec_op(p, op, t, a, VEC_NONE, VEC_NONE, VEC_NONE, rn(&g->r, 70), 0);
+        d = vec_prog_op(p, op, t, a, VEC_NONE, VEC_NONE, VEC_NONE, rn(&g->r, 70), 0);
         break;
     case VO_SEXT: case VO_ZEXT:
-        d = vec_op(p, op, t, a, VEC_NONE, VEC_NONE, VEC_NONE, rn(&g->r, 2) ? 8 : 16, 0);
+        d = vec_prog_op(p, op, t, a, VEC_NONE, VEC_NONE, VEC_NONE, rn(&g->r, 2) ? 8 : 16, 0);
         break;
     case VO_WIDEN: {
-        uint16_t x = vec_op(p, VO_LOAD, VT_W32, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE,
+        uint16_t x = vec_prog_op(p, VO_LOAD, VT_W32, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE,
                             g->in_streams[3], 2);
-        d = vec_op(p, VO_WIDEN, VT_W64, x, VEC_NONE, VEC_NONE, VEC_NONE, rn(&g->r, 2), 0);
+        d = vec_prog_op(p, VO_WIDEN, VT_W64, x, VEC_NONE, VEC_NONE, VEC_NONE, rn(&g->r, 2), 0);
         t = VT_W64;
         break;
     }
     case VO_NARROW: {
-        uint16_t x = vec_op(p, VO_LOAD, VT_W64, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE,
+        uint16_t x = vec_prog_op(p, VO_LOAD, VT_W64, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE,
                             g->in_streams[3], 3);
-        d = vec_op(p, VO_NARROW, VT_W32, x, VEC_NONE, VEC_NONE, VEC_NONE, 0, 0);
+        d = vec_prog_op(p, VO_NARROW, VT_W32, x, VEC_NONE, VEC_NONE, VEC_NONE, 0, 0);
         t = VT_W32;
         break;
     }
     case VO_CMP: case VO_TESTNZ: case VO_FCMP: {
-        uint16_t k = vec_op(p, op, VT_MASK, a, b, VEC_NONE, VEC_NONE,
+        uint16_t k = vec_prog_op(p, op, VT_MASK, a, b, VEC_NONE, VEC_NONE,
                             op == VO_CMP ? rn(&g->r, 10) : rn(&g->r, 8), t);
-        d = vec_op(p, VO_MASK2INT, t, k, VEC_NONE, VEC_NONE, VEC_NONE, 0, 0);
+        d = vec_prog_op(p, VO_MASK2INT, t, k, VEC_NONE, VEC_NONE, VEC_NONE, 0, 0);
         break;
     }
     case VO_BLEND:
         if (m == VEC_NONE) {
-            m = vec_op(p, VO_CMP, VT_MASK, a, b, VEC_NONE, VEC_NONE, VC_LT, t);
+            m = vec_prog_op(p, VO_CMP, VT_MASK, a, b, VEC_NONE, VEC_NONE, VC_LT, t);
         }
-        d = vec_op(p, VO_BLEND, t, a, b, VEC_NONE, m, 0, 0);
+        d = vec_prog_op(p, VO_BLEND, t, a, b, VEC_NONE, m, 0, 0);
         m = VEC_NONE;
         break;
     case VO_FSQRT: case VO_FABS:
-        d = vec_op(p, op, t, a, VEC_NONE, VEC_NONE, VEC_NONE, 0, 0);
+        d = vec_prog_op(p, op, t, a, VEC_NONE, VEC_NONE, VEC_NONE, 0, 0);
         break;
     case VO_FMA: {
         VecInsn in;
@@ -797,7 +797,7 @@ static bool gen_focus(Gen *g, VecProg *p, unsigned focus)
         in.m = VEC_NONE;
         in.imm = rn(&g->r, 4);
         in.fn = (uint64_t)(uintptr_t)(t == VT_W64 ? fma_fallback64 : fma_fallback32);
-        d = vec_emit(p, &in);
+        d = vec_prog_emit(p, &in);
         break;
     }
     case VO_CALL: {
@@ -815,25 +815,25 @@ static bool gen_focus(Gen *g, VecProg *p, unsigned focus)
         in.args[1] = VA_A;
         in.args[2] = VA_B;
         in.args[3] = VA_IMM;
-        d = vec_emit(p, &in);
+        d = vec_prog_emit(p, &in);
         break;
     }
     case VO_LANE:
-        d = vec_op(p, VO_LANE, t, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, 0, 0);
+        d = vec_prog_op(p, VO_LANE, t, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, 0, 0);
         break;
     case VO_RED:
         p->nacc = 1;
-        vec_op(p, VO_RED, t, a, VEC_NONE, VEC_NONE, m, 0, (uint8_t)rn(&g->r, 8));
+        vec_prog_op(p, VO_RED, t, a, VEC_NONE, VEC_NONE, m, 0, (uint8_t)rn(&g->r, 8));
         break;
     case VO_FRED:
         p->nacc = 1;
-        vec_op(p, VO_FRED, t, a, VEC_NONE, VEC_NONE, m, 0, (uint8_t)(VR_FADD + rn(&g->r, 3)));
+        vec_prog_op(p, VO_FRED, t, a, VEC_NONE, VEC_NONE, m, 0, (uint8_t)(VR_FADD + rn(&g->r, 3)));
         break;
     case VO_LOAD: {
         unsigned lg = rn(&g->r, t == VT_W64 ? 4 : 3);
         p->stream[g->in_streams[4]].stride = stride_mul[rn(&g->r, 7)] << lg;
         g->in_stride[4] = p->stream[g->in_streams[4]].stride;
-        d = vec_op(p, VO_LOAD, t, VEC_NONE, VEC_NONE, VEC_NONE, m, g->in_streams[4],
+        d = vec_prog_op(p, VO_LOAD, t, VEC_NONE, VEC_NONE, VEC_NONE, m, g->in_streams[4],
                    (uint8_t)(lg | (rn(&g->r, 2) ? 4 : 0)));
         m = VEC_NONE;
         break;
@@ -842,23 +842,23 @@ static bool gen_focus(Gen *g, VecProg *p, unsigned focus)
         unsigned lg = rn(&g->r, t == VT_W64 ? 4 : 3);
         p->stream[g->out_streams[1]].stride = (stride_mul[rn(&g->r, 7)] ?: 1) << lg;
         g->out_stride[1] = p->stream[g->out_streams[1]].stride;
-        vec_op(p, VO_STORE, t, a, VEC_NONE, VEC_NONE, m, g->out_streams[1], (uint8_t)lg);
+        vec_prog_op(p, VO_STORE, t, a, VEC_NONE, VEC_NONE, m, g->out_streams[1], (uint8_t)lg);
         break;
     }
     case VO_GATHER: {
         unsigned lg = rn(&g->r, 4);
         VecType rt = lg == 3 || rn(&g->r, 2) ? VT_W64 : VT_W32;
-        uint16_t x = vec_op(p, VO_LOAD, VT_W64, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE,
+        uint16_t x = vec_prog_op(p, VO_LOAD, VT_W64, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE,
                             g->in_streams[3], 3);
-        x = vec_op(p, VO_AND, VT_W64, x,
-                   vec_op(p, VO_CONST, VT_W64, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, 0xff, 0),
+        x = vec_prog_op(p, VO_AND, VT_W64, x,
+                   vec_prog_op(p, VO_CONST, VT_W64, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, 0xff, 0),
                    VEC_NONE, VEC_NONE, 0, 0);
-        x = vec_op(p, VO_SHLI, VT_W64, x, VEC_NONE, VEC_NONE, VEC_NONE, lg, 0);
-        x = vec_op(p, VO_ADD, VT_W64, x,
-                   vec_op(p, VO_CONST, VT_W64, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE,
+        x = vec_prog_op(p, VO_SHLI, VT_W64, x, VEC_NONE, VEC_NONE, VEC_NONE, lg, 0);
+        x = vec_prog_op(p, VO_ADD, VT_W64, x,
+                   vec_prog_op(p, VO_CONST, VT_W64, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE,
                           rn(&g->r, 4) ? 64 : (int64_t)rn(&g->r, 80), 0),
                    VEC_NONE, VEC_NONE, 0, 0);
-        d = vec_op(p, VO_GATHER, rt, x, VEC_NONE, VEC_NONE, m, VG_ALIGN,
+        d = vec_prog_op(p, VO_GATHER, rt, x, VEC_NONE, VEC_NONE, m, VG_ALIGN,
                    (uint8_t)(lg | (rn(&g->r, 2) ? 4 : 0)));
         p->ngather_checks = rn(&g->r, 2);
         t = rt;
@@ -866,12 +866,12 @@ static bool gen_focus(Gen *g, VecProg *p, unsigned focus)
         break;
     }
     default:
-        d = vec_op(p, op, t, a, b, VEC_NONE, VEC_NONE, 0, 0);
+        d = vec_prog_op(p, op, t, a, b, VEC_NONE, VEC_NONE, 0, 0);
         break;
     }
     if (d != VEC_NONE) {
         out = g->out_streams[0];
-        vec_op(p, VO_STORE, t, d, VEC_NONE, VEC_NONE, m, out, (uint8_t)(t == VT_W64 ? 3 : 2));
+        vec_prog_op(p, VO_STORE, t, d, VEC_NONE, VEC_NONE, m, out, (uint8_t)(t == VT_W64 ? 3 : 2));
     }
     p->nscalars = 4;
     return true;
@@ -891,8 +891,8 @@ static void gen_program(Gen *g, VecProg *p, unsigned L)
         int64_t stride = stride_mul[rn(&g->r, 7)] << lg;
         bool sign = rn(&g->r, 2);
         g->in_stride[s] = stride;
-        g->in_streams[s] = vec_stream(p, stride);
-        add_val(g, vec_op(p, VO_LOAD, t, VEC_NONE, VEC_NONE, VEC_NONE, pick_mask(g),
+        g->in_streams[s] = vec_prog_stream(p, stride);
+        add_val(g, vec_prog_op(p, VO_LOAD, t, VEC_NONE, VEC_NONE, VEC_NONE, pick_mask(g),
                           g->in_streams[s], (uint8_t)(lg | (sign ? 4 : 0))),
                 t);
         if (s == 1) {
@@ -909,16 +909,16 @@ static void gen_program(Gen *g, VecProg *p, unsigned L)
             unsigned lg = rn(&g->r, 4);
             VecType t = lg == 3 || rn(&g->r, 2) ? VT_W64 : VT_W32;
             /* address = 64 + (idx & 0xff) << lg, or an unchecked one */
-            uint16_t a = vec_op(p, VO_AND, VT_W64, idx,
-                                vec_op(p, VO_CONST, VT_W64, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE,
+            uint16_t a = vec_prog_op(p, VO_AND, VT_W64, idx,
+                                vec_prog_op(p, VO_CONST, VT_W64, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE,
                                        rn(&g->r, 8) ? 0xff : 0x7ff, 0),
                                 VEC_NONE, VEC_NONE, 0, 0);
-            a = vec_op(p, VO_SHLI, VT_W64, a, VEC_NONE, VEC_NONE, VEC_NONE, lg, 0);
-            a = vec_op(p, VO_ADD, VT_W64, a,
-                       vec_op(p, VO_CONST, VT_W64, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE,
+            a = vec_prog_op(p, VO_SHLI, VT_W64, a, VEC_NONE, VEC_NONE, VEC_NONE, lg, 0);
+            a = vec_prog_op(p, VO_ADD, VT_W64, a,
+                       vec_prog_op(p, VO_CONST, VT_W64, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE,
                               rn(&g->r, 6) ? 64 : (int64_t)rn(&g->r, 80), 0),
                        VEC_NONE, VEC_NONE, 0, 0);
-            add_val(g, vec_op(p, VO_GATHER, t, a, VEC_NONE, VEC_NONE, pick_mask(g), VG_ALIGN,
+            add_val(g, vec_prog_op(p, VO_GATHER, t, a, VEC_NONE, VEC_NONE, pick_mask(g), VG_ALIGN,
                               (uint8_t)(lg | (rn(&g->r, 2) ? 4 : 0))),
                     t);
             p->ngather_checks = rn(&g->r, 2);
@@ -936,9 +936,9 @@ static void gen_program(Gen *g, VecProg *p, unsigned L)
         }
         g->out_stride[s] = stride;
         g->out_lg[s] = (uint8_t)lg;
-        g->out_streams[s] = vec_stream(p, stride);
+        g->out_streams[s] = vec_prog_stream(p, stride);
         if (v != VEC_NONE) {
-            vec_op(p, VO_STORE, t, v, VEC_NONE, VEC_NONE, pick_mask(g), g->out_streams[s],
+            vec_prog_op(p, VO_STORE, t, v, VEC_NONE, VEC_NONE, pick_mask(g), g->out_streams[s],
                    (uint8_t)lg);
         }
     }
@@ -951,9 +951,9 @@ static void gen_program(Gen *g, VecProg *p, unsigned L)
         }
         p->nacc = k + 1;
         if (rn(&g->r, 2)) {
-            vec_op(p, VO_RED, t, v, VEC_NONE, VEC_NONE, pick_mask(g), k, (uint8_t)rn(&g->r, 8));
+            vec_prog_op(p, VO_RED, t, v, VEC_NONE, VEC_NONE, pick_mask(g), k, (uint8_t)rn(&g->r, 8));
         } else {
-            vec_op(p, VO_FRED, t, v, VEC_NONE, VEC_NONE, pick_mask(g), k,
+            vec_prog_op(p, VO_FRED, t, v, VEC_NONE, VEC_NONE, pick_mask(g), k,
                    (uint8_t)(VR_FADD + rn(&g->r, 3)));
         }
     }
