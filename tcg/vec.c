@@ -20,7 +20,7 @@ static const char *const op_names[VO__COUNT] = {
     [VO_FMUL] = "fmul", [VO_FDIV] = "fdiv", [VO_FMAX] = "fmax", [VO_FMIN] = "fmin",
     [VO_FSQRT] = "fsqrt", [VO_FABS] = "fabs", [VO_FMA] = "fma", [VO_FCMP] = "fcmp",
     [VO_LOAD] = "load", [VO_STORE] = "store", [VO_GATHER] = "gather", [VO_CALL] = "call",
-    [VO_RED] = "red", [VO_FRED] = "fred",
+    [VO_RED] = "red", [VO_FRED] = "fred", [VO_VCALL] = "vcall",
 };
 
 /* Operand needs of each op: which of a, b, c are values, and their types
@@ -55,6 +55,7 @@ static OpShape shape(const VecInsn *in)
     case VO_STORE: return (OpShape){ 'S', '-', '-', 'M', false };
     case VO_GATHER: return (OpShape){ 'W', '-', '-', 'M', true };
     case VO_CALL: return (OpShape){ '?', '?', '?', '-', true };
+    case VO_VCALL: return (OpShape){ 'S', '-', '-', '-', true };
     case VO_RED: case VO_FRED: return (OpShape){ 'S', '-', '-', 'M', false };
     default: return (OpShape){ '-', '-', '-', '-', false };
     }
@@ -193,7 +194,7 @@ bool vec_prog_check(const VecProg *p, char *why, size_t len)
                 return bad(why, len, i, "bad reduction op");
             }
             break;
-        case VO_CALL: case VO_FMA:
+        case VO_CALL: case VO_FMA: case VO_VCALL:
             if (in->fn == 0) {
                 return bad(why, len, i, "call without a function");
             }

@@ -35,8 +35,9 @@
  *     in-range lanes whose mask bit is set (inactive lanes load 0);
  *     arithmetic runs on every lane, but FP exceptions of out-of-range
  *     lanes are not raised;
- *   - calls run once per in-range lane, in lane order, with the host's
- *     default MXCSR (flags raised there are not collected);
+ *   - calls run once per in-range lane, in lane order (VO_VCALL: once per
+ *     block), with the host's default MXCSR (flags raised there are not
+ *     collected);
  *   - accumulators (reductions) are read from f->acc at entry and written
  *     back at exit, so a range may be run in several calls.
  */
@@ -131,6 +132,11 @@ typedef enum VecOp {
                  * imm: flags VG_*; see VecFrame.g* */
     /* d (type, or none) = fn(args) per in-range lane (see VecInsn.args) */
     VO_CALL,
+    /* once per block: fn(env, in, out, bits, call_imm), in/out arrays of
+     * the block's lanes (W32: uint32_t, W64: uint64_t) holding a and
+     * receiving d (same type), bits the in-range lanes; with the host's
+     * default MXCSR, like VO_CALL */
+    VO_VCALL,
     /* accumulators */
     VO_RED,     /* acc[imm] op= a (type aux op VR_ADD..VR_UMIN) over m's lanes */
     VO_FRED,    /* acc[imm] op= a (VR_FADD, VR_FMAX, VR_FMIN) over m's lanes */

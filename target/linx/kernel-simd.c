@@ -980,6 +980,22 @@ static bool op_fp(KSComp *c, unsigned kop, unsigned nops)
             return false;
         }
     }
+    if (kop == KFP_EXP && lg == 2) {
+        /* a block at a time through the library's fast e^x (same bits) */
+        VecInsn in;
+        uint16_t v;
+        memset(&in, 0, sizeof(in));
+        in.op = VO_VCALL;
+        in.type = VT_W32;
+        in.a = as32(c, &ops[0]);
+        in.b = in.c = in.m = VEC_NONE;
+        in.fn = (uint64_t)(uintptr_t)ks_fexp32_block;
+        if (c->fail) {
+            return false;
+        }
+        v = vec_prog_emit(c->vp, &in);
+        return wr(c, kvar32(c, v, EXT_Z), vdom(c), false);
+    }
     if (lg < 2 || kop == KFP_EXP || kop == KFP_CLASS) {
         /* the library per lane */
         uint64_t fn = nops == 1 ? (uint64_t)(uintptr_t)helper_kfp1

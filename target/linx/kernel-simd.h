@@ -121,6 +121,9 @@ typedef struct KSProg {
 struct KCtx;
 const KSProg *ks_compile(struct KCtx *k);
 
+/* kernel-simd-math.c: V.FEXP FP32 for a block of lanes (VO_VCALL). */
+void ks_fexp32_block(void *env, const uint32_t *in, uint32_t *out, uint64_t bits, uint64_t imm);
+
 /* kernel-simd-run.c: lane records and spill memory beyond the inline
  * ones, freed when the CPU leaves its exec context. */
 void *linx_kernel_heap(struct CPULinxState *env, unsigned which, uint64_t bytes);

@@ -1491,6 +1491,28 @@ static bool call_lanes(VGen *g, const VecInsn *in, uint64_t fn, uint16_t d)
     return true;
 }
 
+/* fn(env, in, out, bits, imm) once for the block */
+static bool call_block(VGen *g, const VecInsn *in)
+{
+    X86Emitter *e = g->e;
+
+    vg_store_arr(g, in->a, 0);
+    vg_lane_bits(g, VEC_NONE);
+    vg_save_live(g);
+    vx_stmxcsr(e, X86_RSP, VG_CUR_MXCSR);
+    vx_ldmxcsr(e, X86_RSP, VG_HOST_MXCSR);
+    x86_ld(e, OPC_MOV_GvEv | X86_P_W, X86_RDI, VG_FRAME_REG, (int32_t)offsetof(VecFrame, env));
+    x86_lea(e, X86_RSI, X86_RSP, X86_NO_REG, 0, vg_arr(0));
+    x86_lea(e, X86_RDX, X86_RSP, X86_NO_REG, 0, vg_arr(3));
+    x86_mov_rr(e, X86_RCX, VG_BITS_REG);
+    x86_movi(e, X86_R8, (uint64_t)in->call_imm);
+    vg_call_host(g, in->fn);
+    vx_ldmxcsr(e, X86_RSP, VG_CUR_MXCSR);
+    vg_restore_live(g);
+    vg_load_arr(g, in->d, 3);
+    return true;
+}
+
 /* ---------------------------------------------------------------------
  * Accumulators
  * --------------------------------------------------------------------- */
@@ -1737,6 +1759,7 @@ bool vg_insn(VGen *g, const VecInsn *in)
     case VO_STORE: return op_store(g, in);
     case VO_GATHER: return op_gather(g, in);
     case VO_CALL: return call_lanes(g, in, in->fn, in->d);
+    case VO_VCALL: return call_block(g, in);
     case VO_RED: return op_red(g, in);
     case VO_FRED:
         return in->aux == VR_FADD ? op_fred_add(g, in) : op_fred_minmax(g, in);

@@ -231,6 +231,25 @@ static uint64_t call_fn(uint64_t env, uint64_t a, uint64_t b, uint64_t c, uint64
     return x ^ (x >> 29) ^ (env != 0);
 }
 
+/* A block function: out[i] = in[i] * 3 + i + imm for the in-range lanes,
+ * 0x5a elsewhere (so writes outside the range would show). */
+static void block_fn(void *env, const void *in, void *out, uint64_t bits, uint64_t imm)
+{
+    bool q = imm >> 63;
+
+    (void)env;
+    imm &= 0xffff;
+    for (unsigned i = 0; i < VEC_LANES_MAX; i++) {
+        uint64_t x = q ? ((const uint64_t *)in)[i] : ((const uint32_t *)in)[i];
+        uint64_t r = (bits >> i) & 1 ? x * 3 + i + imm : 0x5a;
+        if (q) {
+            ((uint64_t *)out)[i] = r;
+        } else {
+            ((uint32_t *)out)[i] = (uint32_t)r;
+        }
+    }
+}
+
 /* The FMA fallback: canonical-NaN FMA in the host's default mode, plus a
  * mark so the path is visible. */
 static uint64_t fma_fallback32(uint64_t env, uint64_t a, uint64_t b, uint64_t c)
@@ -473,6 +492,9 @@ static uint64_t ref_run(const VecProg *p, VecFrame *f, unsigned L, RefState *st)
                                 q);
                     break;
                 }
+                case VO_VCALL:
+                    x = trunc_t(a[l] * 3 + l + ((uint64_t)in->call_imm & 0xffff), q);
+                    break;
                 case VO_RED:
                     if (on) {
                         uint64_t *acc = &f->acc[in->imm][0];
@@ -692,6 +714,16 @@ static void gen_values(Gen *g, unsigned count)
             in.args[2] = in.b != VEC_NONE ? VA_B : VA_IMM;
             in.args[3] = VA_IMM;
             in.args[4] = VA_NONE;
+            v = vec_prog_emit(p, &in);
+        } else if (k < 36) {
+            VecInsn in;
+            memset(&in, 0, sizeof(in));
+            in.op = VO_VCALL;
+            in.type = (uint8_t)t;
+            in.a = a;
+            in.b = in.c = in.m = VEC_NONE;
+            in.fn = (uint64_t)(uintptr_t)block_fn;
+            in.call_imm = (int64_t)(rn(&g->r, 1000) | (t == VT_W64 ? UINT64_C(1) << 63 : 0));
             v = vec_prog_emit(p, &in);
         } else if (k < 37) {
             v = vec_prog_op(p, VO_LANE, t, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, 0, 0);
