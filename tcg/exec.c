@@ -313,7 +313,9 @@ VecFn linx_exec_gen_vec(LinxExecContext *ec, const VecProg *p)
 {
 #if LINX_HAVE_JIT
     if (ec->accel == LINX_ACCEL_JIT && ec->vec_isa != VEC_ISA_NONE && ec->cb.rw) {
-        return vec_gen_code(&ec->cb, p, (VecIsa)ec->vec_isa);
+        return vec_gen_code(&ec->cb, p, (VecIsa)ec->vec_isa,
+                            linx_log_enabled(&ec->log, LINX_LOG_OUT_ASM) ? linx_log_file(&ec->log)
+                                                                          : NULL);
     }
 #else
     (void)ec;

@@ -272,7 +272,8 @@ struct CodeBuffer;
 bool vec_gen_x86(struct X86Emitter *e, const VecProg *p, VecIsa isa);
 /* The same into the code buffer (committed, 64-byte aligned): the
  * function, or NULL (nothing committed) when the buffer is full or the
- * program cannot be generated. */
-VecFn vec_gen_code(struct CodeBuffer *cb, const VecProg *p, VecIsa isa);
+ * program cannot be generated.  @log (may be NULL): the program and its
+ * code are listed there (-d out_asm). */
+VecFn vec_gen_code(struct CodeBuffer *cb, const VecProg *p, VecIsa isa, void *log);
 
 #endif /* LINX_TCG_VEC_H */

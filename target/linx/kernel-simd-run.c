@@ -252,21 +252,32 @@ static bool footprint(CPULinxState *env, const KSProg *sp, const KSAccess *a, co
     return true;
 }
 
-/* Gathers: make [lo, hi) (guest) the readable window. */
+/* Gathers: make a readable window holding [lo, hi) (guest): the widest of
+ * a few candidates that is one host-contiguous RAM range (2 MiB, then
+ * 64 KiB around it, then exactly), so the next blocks' addresses likely
+ * fall inside too. */
 static bool gather_window(VecFrame *f, uint64_t lo, uint64_t hi)
 {
+    static const uint64_t align[] = { UINT64_C(1) << 21, UINT64_C(1) << 16, 1 };
     CPULinxState *env = f->opaque;
-    uint8_t *host = NULL;
-    uint64_t fault = 0;
 
-    if (hi <= lo || guest_mem_window(env->mem, lo, 1, hi - lo, hi - lo, GM_PROT_READ, &host,
-                                     &fault) != GM_OK || !host) {
+    if (hi <= lo) {
         return false;
     }
-    f->glo = lo;
-    f->ghi = hi;
-    f->gdelta = (int64_t)((uintptr_t)host - lo);
-    return true;
+    for (unsigned i = 0; i < sizeof(align) / sizeof(align[0]); i++) {
+        uint64_t wlo = lo & ~(align[i] - 1), whi = (hi + align[i] - 1) & ~(align[i] - 1);
+        uint8_t *host = NULL;
+        uint64_t fault = 0;
+        if (whi < hi || guest_mem_window(env->mem, wlo, 1, whi - wlo, whi - wlo, GM_PROT_READ,
+                                         &host, &fault) != GM_OK || !host) {
+            continue;
+        }
+        f->glo = wlo;
+        f->ghi = whi;
+        f->gdelta = (int64_t)((uintptr_t)host - wlo);
+        return true;
+    }
+    return false;
 }
 
 /* ---------------------------------------------------------------------

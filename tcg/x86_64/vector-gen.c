@@ -827,7 +827,7 @@ bool vec_gen_x86(X86Emitter *e, const VecProg *p, VecIsa isa)
     return ok;
 }
 
-VecFn vec_gen_code(CodeBuffer *cb, const VecProg *p, VecIsa isa)
+VecFn vec_gen_code(CodeBuffer *cb, const VecProg *p, VecIsa isa, void *log)
 {
     size_t start = (cb->used + 63) & ~(size_t)63;
     X86Emitter e;
@@ -843,5 +843,12 @@ VecFn vec_gen_code(CodeBuffer *cb, const VecProg *p, VecIsa isa)
     cb->used = start + e.pos;
     cb->start = cb->cur = cb->used;
     cb->overflow = false;
+    if (log) {
+        char title[64];
+        snprintf(title, sizeof(title), "vector lane program, %s", vec_isa_name(isa));
+        fprintf(log, "VEC: %u insns\n", p->n);
+        vec_prog_dump(p, log);
+        x86_disas_code(log, title, cb->rw + start, e.pos, (uint64_t)(uintptr_t)(cb->rx + start));
+    }
     return (VecFn)(uintptr_t)(cb->rx + start);
 }

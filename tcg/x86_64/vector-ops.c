@@ -1251,11 +1251,22 @@ static bool op_store(VGen *g, const VecInsn *in)
                 VxMem m = vx_mem(X86_RSI, VG_LANE_REG, lg, (int32_t)(p * half * size));
                 int a = vg_use(g, in->a, (int)p);
                 int k = vg_kmask(g, in->m, q ? (int)p : -1);
+                size_t skip = 0;
+                if (in->m != VEC_NONE) {
+                    /* no store at all for an empty mask: a masked store
+                     * over pages not yet writable (copy-on-write zero
+                     * pages) takes a microcode assist per instruction */
+                    vx_rr(g->e, false, O_KORTEST, 0, k, 0, k, 0, false);
+                    skip = x86_jcc_rel32(g->e, X86_CC_E);
+                }
                 if (q ? lg == 3 : lg == 2) {
                     vg_rm(g, q ? O_MOVDQU64_ST : O_MOVDQU32_ST, a, 0, m, k, false);
                 } else {
                     VxOpc o = VX(VX_0F38, VX_F3, 0, q ? narrow_q[lg] : narrow_d[lg]);
                     vg_rm(g, o, a, 0, m, k, false);
+                }
+                if (skip) {
+                    x86_patch_rel32(g->e, skip, g->e->pos);
                 }
             }
             return true;
@@ -1266,7 +1277,15 @@ static bool op_store(VGen *g, const VecInsn *in)
                 VxMem m = vx_mem(X86_RSI, VG_LANE_REG, lg, (int32_t)(p * half * size));
                 int a = vg_use(g, in->a, (int)p), s = vg_scratch(g, 0);
                 if (vg_vmask(g, in->m, q ? (int)p : -1, 0)) {
+                    size_t skip = 0;
+                    if (in->m != VEC_NONE) {
+                        vx_rr(g->e, false, O_PTEST, VX_256, s, 0, s, 0, false);
+                        skip = x86_jcc_rel32(g->e, X86_CC_E); /* as above */
+                    }
                     vg_rm(g, O_MASKMOV_ST(q), a, s, m, 0, false);
+                    if (skip) {
+                        x86_patch_rel32(g->e, skip, g->e->pos);
+                    }
                 } else {
                     vg_store_vec(g, a, m);
                 }
@@ -1362,6 +1381,7 @@ static bool op_gather(VGen *g, const VecInsn *in)
     vg_save_live(g);
     vx_stmxcsr(e, X86_RSP, VG_CUR_MXCSR);
     vx_ldmxcsr(e, X86_RSP, VG_HOST_MXCSR);
+    vx_vzeroupper(e); /* C code may use SSE: no dirty upper halves (saved above) */
     x86_mov_rr(e, X86_RDI, VG_FRAME_REG);
     x86_mov_rr(e, X86_RSI, X86_RCX);
     x86_ld(e, OPC_MOV_GvEv | X86_P_W, X86_RAX, VG_FRAME_REG, (int32_t)offsetof(VecFrame, gwin));
@@ -1447,6 +1467,7 @@ static bool call_lanes(VGen *g, const VecInsn *in, uint64_t fn, uint16_t d)
     vg_save_live(g);
     vx_stmxcsr(e, X86_RSP, VG_CUR_MXCSR);
     vx_ldmxcsr(e, X86_RSP, VG_HOST_MXCSR);
+    vx_vzeroupper(e); /* C code may use SSE: no dirty upper halves (saved above) */
     top = loop_begin(g, &skip);
     for (unsigned j = 0; j < VEC_CALL_ARGS; j++) {
         static const uint8_t fma_args[VEC_CALL_ARGS] = { VA_ENV, VA_A, VA_B, VA_C, VA_NONE };
@@ -1501,6 +1522,7 @@ static bool call_block(VGen *g, const VecInsn *in)
     vg_save_live(g);
     vx_stmxcsr(e, X86_RSP, VG_CUR_MXCSR);
     vx_ldmxcsr(e, X86_RSP, VG_HOST_MXCSR);
+    vx_vzeroupper(e); /* C code may use SSE: no dirty upper halves (saved above) */
     x86_ld(e, OPC_MOV_GvEv | X86_P_W, X86_RDI, VG_FRAME_REG, (int32_t)offsetof(VecFrame, env));
     x86_lea(e, X86_RSI, X86_RSP, X86_NO_REG, 0, vg_arr(0));
     x86_lea(e, X86_RDX, X86_RSP, X86_NO_REG, 0, vg_arr(3));

@@ -1150,7 +1150,7 @@ static bool run_one(VecIsa isa, uint64_t seed, bool verbose, int focus)
         gen_program(&gen, &prog, L);
     }
     code_buffer_reset(&cbuf);
-    fn = vec_gen_code(&cbuf, &prog, isa);
+    fn = vec_gen_code(&cbuf, &prog, isa, NULL);
     if (!fn) {
         char why[160];
         if (!vec_prog_check(&prog, why, sizeof(why))) {
