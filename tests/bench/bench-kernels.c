@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench-kernels-native.h"
 #include "hw/core/guest-memory.h"
@@ -444,8 +445,8 @@ static void case_setup(Case *c, const CaseDef *d, const char *variants)
     c->present[V_NOSIMD] = d->kind == K_MPAR;
     c->present[V_SCALAR] = d->scalar;
     c->present[V_REF] = d->ref_env != NULL;
-    for (unsigned v = V_JIT; variants && v < V__COUNT; v++) {
-        /* -v: only these (native always, as the baseline) */
+    for (unsigned v = V_INTERP; variants && v < V__COUNT; v++) {
+        /* -v: only these (native and jit always: the ratios' bases) */
         c->present[v] = c->present[v] && strstr(variants, vname[v]) != NULL;
     }
     for (unsigned v = V_JIT; v < V__COUNT; v++) {
@@ -534,6 +535,33 @@ static double median(const double *v)
     return s[ROUNDS / 2];
 }
 
+/* The date and the machine, for quoting the table (docs/performance.md). */
+static void print_machine(void)
+{
+    char model[256] = "unknown CPU", line[512], stamp[64];
+    double load[3] = { 0, 0, 0 };
+    time_t now = time(NULL);
+    FILE *f = fopen("/proc/cpuinfo", "r");
+
+    while (f && fgets(line, sizeof(line), f)) {
+        char *colon = strchr(line, ':');
+        if (strncmp(line, "model name", 10) == 0 && colon) {
+            snprintf(model, sizeof(model), "%s", colon + 2);
+            model[strcspn(model, "\n")] = 0;
+            break;
+        }
+    }
+    if (f) {
+        fclose(f);
+    }
+    if (getloadavg(load, 3) < 0) {
+        load[0] = load[1] = load[2] = 0;
+    }
+    strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    printf("\n%s, %s (%ld CPUs, load %.2f %.2f %.2f); native: bench-kernels-native.c at -O2.\n",
+           stamp, model, sysconf(_SC_NPROCESSORS_ONLN), load[0], load[1], load[2]);
+}
+
 int main(int argc, char **argv)
 {
     double seconds = 0.1;
@@ -585,14 +613,18 @@ int main(int argc, char **argv)
     for (unsigned i = 0; i < NDEFS; i++) {
         Case *c = &cases[i];
         double n, j, it;
-        char ns[16] = "-", scr[16] = "-", ref[16] = "-";
+        char its[16] = "-", itr[16] = "-", ns[16] = "-", scr[16] = "-", ref[16] = "-";
 
         if (!on[i]) {
             continue;
         }
         n = median(c->ns[V_NATIVE]);
         j = median(c->ns[V_JIT]);
-        it = c->present[V_INTERP] ? median(c->ns[V_INTERP]) : NAN;
+        if (c->present[V_INTERP]) {
+            it = median(c->ns[V_INTERP]);
+            snprintf(its, sizeof(its), "%.2f", it);
+            snprintf(itr, sizeof(itr), "%.1f", it / j);
+        }
         if (c->present[V_NOSIMD]) {
             snprintf(ns, sizeof(ns), "%.2f", median(c->ns[V_NOSIMD]) / j);
         }
@@ -602,9 +634,10 @@ int main(int argc, char **argv)
         if (c->present[V_REF]) {
             snprintf(ref, sizeof(ref), "%.2f", median(c->ns[V_REF]) / j);
         }
-        printf("%-26s %8.3f %8.3f %9.2f %8.2f %8.1f %9s %9s %8s\n", c->d->name, n, j, it, j / n,
-               it / j, ns, scr, ref);
+        printf("%-26s %8.3f %8.3f %9s %8.2f %8s %9s %9s %8s\n", c->d->name, n, j, its, j / n, itr,
+               ns, scr, ref);
     }
+    print_machine();
     for (unsigned i = 0; i < NDEFS; i++) {
         if (on[i]) {
             case_free(&cases[i]);
