@@ -123,6 +123,10 @@ const KSProg *ks_compile(struct KCtx *k);
 
 /* kernel-simd-math.c: V.FEXP FP32 for a block of lanes (VO_VCALL). */
 void ks_fexp32_block(void *env, const uint32_t *in, uint32_t *out, uint64_t bits, uint64_t imm);
+/* The same through the AVX-512 code (the host must have AVX-512F) or the
+ * baseline code (tests compare both with linx_fexp()). */
+void ks_fexp32_block_path(void *env, const uint32_t *in, uint32_t *out, uint64_t bits,
+                          bool avx512);
 
 /* kernel-simd-run.c: lane records and spill memory beyond the inline
  * ones, freed when the CPU leaves its exec context. */
