@@ -6,7 +6,9 @@
  *   vector-gen.c   the function around the body: prologue, block loop,
  *                  tail, epilogue, constant pool, register allocation,
  *                  per-lane loops (calls, accesses without a vector form)
- *   vector-ops.c   one VecInsn as host instructions
+ *   vector-ops.c   one VecInsn as host instructions (vector-ops.h: the
+ *                  opcodes and what it shares with vector-mem.c)
+ *   vector-mem.c   loads, stores, gathers and calls
  *
  * Generated function (SysV): void fn(VecFrame *f)
  *   r12 = f, rbx = first lane of the current block, r13 = f->end,

@@ -12,119 +12,7 @@
  */
 #include <string.h>
 
-#include "vector-gen.h"
-#include "x86-gen.h"
-
-/* ---- opcodes (Intel manual names) ---- */
-#define O_PADD(q) VX(VX_0F, VX_66, q, (q) ? 0xd4 : 0xfe)
-#define O_PSUB(q) VX(VX_0F, VX_66, q, (q) ? 0xfb : 0xfa)
-#define O_PMULLD VX(VX_0F38, VX_66, 0, 0x40)
-#define O_PMULLQ VX(VX_0F38, VX_66, 1, 0x40)
-#define O_PMULUDQ VX(VX_0F, VX_66, 1, 0xf4)
-#define O_PAND(q) VX(VX_0F, VX_66, q, 0xdb)
-#define O_PANDN(q) VX(VX_0F, VX_66, q, 0xdf)
-#define O_POR(q) VX(VX_0F, VX_66, q, 0xeb)
-#define O_PXOR(q) VX(VX_0F, VX_66, q, 0xef)
-#define O_SHIFT_D VX(VX_0F, VX_66, 0, 0x72) /* /6 sll, /2 srl, /4 sra */
-#define O_SHIFT_Q VX(VX_0F, VX_66, 1, 0x73) /* /6 sll, /2 srl */
-#define O_PSRAQ VX(VX_0F, VX_66, 1, 0x72)   /* EVEX /4 */
-#define O_PSLLV(q) VX(VX_0F38, VX_66, q, 0x47)
-#define O_PSRLV(q) VX(VX_0F38, VX_66, q, 0x45)
-#define O_PSRAV(q) VX(VX_0F38, VX_66, q, 0x46)
-#define O_PMAXS(q) VX(VX_0F38, VX_66, q, 0x3d)
-#define O_PMINS(q) VX(VX_0F38, VX_66, q, 0x39)
-#define O_PMAXU(q) VX(VX_0F38, VX_66, q, 0x3f)
-#define O_PMINU(q) VX(VX_0F38, VX_66, q, 0x3b)
-#define O_VPCMP(q) VX(VX_0F3A, VX_66, q, 0x1f)
-#define O_VPCMPU(q) VX(VX_0F3A, VX_66, q, 0x1e)
-#define O_PCMPEQD VX(VX_0F, VX_66, 0, 0x76)
-#define O_PCMPGTD VX(VX_0F, VX_66, 0, 0x66)
-#define O_PCMPEQQ VX(VX_0F38, VX_66, 0, 0x29)
-#define O_PCMPGTQ VX(VX_0F38, VX_66, 0, 0x37)
-#define O_PTESTM(q) VX(VX_0F38, VX_66, q, 0x27)
-#define O_PTESTNM(q) VX(VX_0F38, VX_F3, q, 0x27)
-#define O_PBLENDM(q) VX(VX_0F38, VX_66, q, 0x64)
-#define O_PBLENDVB VX(VX_0F3A, VX_66, 0, 0x4c)
-#define O_PMOVM2(q) VX(VX_0F38, VX_F3, q, 0x38)
-#define O_PMOVSXDQ VX(VX_0F38, VX_66, 0, 0x25)
-#define O_PMOVZXDQ VX(VX_0F38, VX_66, 0, 0x35)
-#define O_PMOVQD VX(VX_0F38, VX_F3, 0, 0x35)
-#define O_VINSERTI64X4 VX(VX_0F3A, VX_66, 1, 0x3a)
-#define O_VEXTRACTI64X4 VX(VX_0F3A, VX_66, 1, 0x3b)
-#define O_VEXTRACTI128 VX(VX_0F3A, VX_66, 0, 0x39)
-#define O_VPERMQ VX(VX_0F3A, VX_66, 1, 0x00)
-#define O_VSHUFPS VX(VX_0F, VX_NP, 0, 0xc6)
-#define O_PBROADCAST_GPR(q) VX(VX_0F38, VX_66, q, 0x7c)
-#define O_MOVD_XG(q) VX(VX_0F, VX_66, q, 0x6e) /* vmovd/vmovq xmm, r32/r64 */
-#define O_PBROADCASTD VX(VX_0F38, VX_66, 0, 0x58)
-#define O_PBROADCASTQ(evex) VX(VX_0F38, VX_66, evex, 0x59)
-#define O_MOVDQU32 VX(VX_0F, VX_F3, 0, 0x6f)
-#define O_MOVDQU64 VX(VX_0F, VX_F3, 1, 0x6f)
-#define O_MOVDQU32_ST VX(VX_0F, VX_F3, 0, 0x7f)
-#define O_MOVDQU64_ST VX(VX_0F, VX_F3, 1, 0x7f)
-#define O_MOVDQA(q) VX(VX_0F, VX_66, q, 0x6f)
-#define O_MASKMOV_LD(q) VX(VX_0F38, VX_66, q, 0x8c)
-#define O_MASKMOV_ST(q) VX(VX_0F38, VX_66, q, 0x8e)
-#define O_PTERNLOG(q) VX(VX_0F3A, VX_66, q, 0x25)
-#define O_PTEST VX(VX_0F38, VX_66, 0, 0x17)
-/* FP: W32 single (no prefix), W64 double (66, W1) */
-#define O_FP(q, opc) VX(VX_0F, (q) ? VX_66 : VX_NP, q, opc)
-#define O_FMA213(q, opc) VX(VX_0F38, VX_66, q, opc)
-#define O_ADDSS(q) VX(VX_0F, (q) ? VX_F2 : VX_F3, q, 0x58)
-#define O_MOVSS_LD(q) VX(VX_0F, (q) ? VX_F2 : VX_F3, q, 0x10)
-#define O_MOVSS_ST(q) VX(VX_0F, (q) ? VX_F2 : VX_F3, q, 0x11)
-/* gathers / scatters (EVEX) */
-#define O_GATHER_DD VX(VX_0F38, VX_66, 0, 0x90)
-#define O_GATHER_DQ VX(VX_0F38, VX_66, 1, 0x90)
-#define O_GATHER_QD VX(VX_0F38, VX_66, 0, 0x91)
-#define O_GATHER_QQ VX(VX_0F38, VX_66, 1, 0x91)
-#define O_SCATTER_DD VX(VX_0F38, VX_66, 0, 0xa0)
-#define O_SCATTER_DQ VX(VX_0F38, VX_66, 1, 0xa0)
-/* mask registers (VEX) */
-#define O_KAND VX(VX_0F, VX_NP, 0, 0x41)
-#define O_KANDN VX(VX_0F, VX_NP, 0, 0x42)
-#define O_KOR VX(VX_0F, VX_NP, 0, 0x45)
-#define O_KXNOR VX(VX_0F, VX_NP, 0, 0x46)
-#define O_KNOT VX(VX_0F, VX_NP, 0, 0x44)
-#define O_KUNPCKBW VX(VX_0F, VX_66, 0, 0x4b)
-#define O_KORTEST VX(VX_0F, VX_NP, 0, 0x98)
-#define O_KMOV_KK VX(VX_0F, VX_NP, 0, 0x90)
-#define O_KMOV_KG VX(VX_0F, VX_NP, 0, 0x92)
-#define O_KMOV_GK VX(VX_0F, VX_NP, 0, 0x93)
-
-/* FP compare predicates (imm8 of vcmpps) */
-enum { P_EQ_OQ = 0x00, P_LT_OS = 0x01, P_UNORD_Q = 0x03, P_NEQ_OQ = 0x0c, P_GE_OS = 0x0d,
-       P_EQ_OS = 0x10, P_LT_OQ = 0x11, P_NEQ_OS = 0x1c, P_GE_OQ = 0x1d };
-
-static bool isq(const VecInsn *in)
-{
-    return in->type == VT_W64;
-}
-
-static unsigned nparts(VecType t)
-{
-    return t == VT_W64 ? 2 : 1;
-}
-
-static void imm8(VGen *g, unsigned v)
-{
-    x86_byte(g->e, (uint8_t)v);
-}
-
-static VxMem pool_mem(int32_t off)
-{
-    return vx_mem(VG_POOL_REG, -1, 0, off);
-}
-
-static VxMem frame_mem(size_t off)
-{
-    return vx_mem(VG_FRAME_REG, -1, 0, (int32_t)off);
-}
-
-static VxMem stack_mem(int32_t off)
-{
-    return vx_mem(X86_RSP, -1, 0, off);
-}
+#include "vector-ops.h"
 
 /* d = all ones */
 static void ones(VGen *g, int d)
@@ -137,7 +25,7 @@ static void ones(VGen *g, int d)
     }
 }
 
-static void zero(VGen *g, int d)
+void vo_zero(VGen *g, int d)
 {
     vg_rr(g, O_PXOR(0), d, d, d);
 }
@@ -158,7 +46,7 @@ static void shift_imm(VGen *g, bool q, int op, int d, int s, unsigned n)
                 vg_mov(g, d, s);
                 return;
             }
-            zero(g, t);
+            vo_zero(g, t);
             vg_rr(g, O_PCMPGTQ, t, t, s); /* t = 0 > s: the sign mask */
             if (n >= 63) {
                 vg_mov(g, d, t);
@@ -178,7 +66,7 @@ static void shift_imm(VGen *g, bool q, int op, int d, int s, unsigned n)
 
 /* A raw mask part for blends (no range): k register (AVX-512) or a
  * scratch vector (AVX2: dword mask for part -1, qword mask of part 0/1). */
-static int mask_part(VGen *g, uint16_t m, int part, int si)
+int vo_mask_part(VGen *g, uint16_t m, int part, int si)
 {
     if (g->evex) {
         int km = vg_kuse(g, m);
@@ -222,13 +110,13 @@ static void narrow_avx2(VGen *g, int d, int lo, int hi)
 }
 
 /* Load the stream's lane-0 pointer into @r. */
-static void stream_ptr(VGen *g, int r, unsigned s)
+void vo_stream_ptr(VGen *g, int r, unsigned s)
 {
     x86_ld(g->e, OPC_MOV_GvEv | X86_P_W, r, VG_FRAME_REG, (int32_t)offsetof(VecFrame, ptr[s]));
 }
 
 /* r += rbx * stride */
-static bool add_lane_offset(VGen *g, int r, int64_t stride)
+bool vo_add_lane_offset(VGen *g, int r, int64_t stride)
 {
     if (stride == 0) {
         return true;
@@ -266,7 +154,7 @@ static bool op_scalar(VGen *g, const VecInsn *in)
 }
 
 /* d = broadcast of a GPR (32 or 64 bits) */
-static void bcast_gpr(VGen *g, int d, int r, bool q)
+void vo_bcast_gpr(VGen *g, int d, int r, bool q)
 {
     if (g->evex) {
         vg_rr(g, O_PBROADCAST_GPR(q), d, 0, r);
@@ -284,11 +172,11 @@ static bool op_lane(VGen *g, const VecInsn *in)
 
     if (!isq(in)) {
         int32_t off = vg_pool(g, i32, sizeof(i32), 64);
-        bcast_gpr(g, s, VG_LANE_REG, false);
+        vo_bcast_gpr(g, s, VG_LANE_REG, false);
         vg_rm(g, O_PADD(0), vg_def(g, in->d, 0), s, pool_mem(off), 0, false);
     } else {
         int32_t off = vg_pool(g, i64, sizeof(i64), 64);
-        bcast_gpr(g, s, VG_LANE_REG, true);
+        vo_bcast_gpr(g, s, VG_LANE_REG, true);
         for (unsigned p = 0; p < 2; p++) {
             vg_rm(g, O_PADD(1), vg_def(g, in->d, (int)p), s,
                   pool_mem(off + (int32_t)(p * g->vbytes)), 0, false);
@@ -374,7 +262,7 @@ static bool op_varshift(VGen *g, const VecInsn *in)
         vg_load_vec(g, t, pool_mem(s63));
         vblend(g, c, m, t, b);                             /* c = min(b, 63) */
         vg_rr(g, O_PSRLV(1), d, a, c);
-        zero(g, t);
+        vo_zero(g, t);
         vg_rr(g, O_PCMPGTQ, t, t, a);                      /* sign mask */
         vg_load_vec(g, m, pool_mem(s64));
         vg_rr(g, O_PSUB(1), c, m, c);                      /* 64 - c */
@@ -581,7 +469,7 @@ static bool op_testnz(VGen *g, const VecInsn *in)
     {
         int d = vg_def(g, in->d, 0), z = vg_scratch(g, 3), r[2];
         int32_t all = vg_pool_splat(g, UINT32_MAX, 4);
-        zero(g, z);
+        vo_zero(g, z);
         for (unsigned p = 0; p < (q ? 2u : 1u); p++) {
             int t = q ? vg_scratch(g, (int)p) : d;
             vg_rr(g, O_PAND(0), t, vg_use(g, in->a, (int)p), vg_use(g, in->b, (int)p));
@@ -633,11 +521,11 @@ static bool op_mask2int(VGen *g, const VecInsn *in)
     for (unsigned p = 0; p < nparts(in->type); p++) {
         int d;
         if (g->evex) {
-            int k = mask_part(g, in->a, q ? (int)p : -1, 0);
+            int k = vo_mask_part(g, in->a, q ? (int)p : -1, 0);
             d = vg_def(g, in->d, (int)p);
             vg_rr(g, O_PMOVM2(q), d, 0, k);
         } else {
-            int m = mask_part(g, in->a, q ? (int)p : -1, 0);
+            int m = vo_mask_part(g, in->a, q ? (int)p : -1, 0);
             d = vg_def(g, in->d, (int)p);
             vg_mov(g, d, m);
         }
@@ -652,7 +540,7 @@ static bool op_blend(VGen *g, const VecInsn *in)
 
     for (unsigned p = 0; p < nparts(in->type); p++) {
         int a = vg_use(g, in->a, (int)p), b = vg_use(g, in->b, (int)p);
-        int k = mask_part(g, in->m, q ? (int)p : -1, 0);
+        int k = vo_mask_part(g, in->m, q ? (int)p : -1, 0);
         int d = vg_def(g, in->d, (int)p);
         if (g->evex) {
             /* vpblendm d{k}, b, a: d = k ? a : b */
@@ -801,7 +689,6 @@ static bool op_fcmp64_evex(VGen *g, const VecInsn *in)
  * every lane (the host's NaN rules are not the library's); others use the
  * host FMA.
  */
-static bool call_lanes(VGen *g, const VecInsn *in, uint64_t fn, uint16_t d);
 
 static bool op_fma(VGen *g, const VecInsn *in)
 {
@@ -863,7 +750,7 @@ static bool op_fma(VGen *g, const VecInsn *in)
     for (unsigned i = 0; i < nfix; i++) {
         x86_patch_rel32(g->e, fix[i], g->e->pos);
     }
-    if (!call_lanes(g, in, in->fn, in->d)) {
+    if (!vo_call_lanes(g, in, in->fn, in->d)) {
         return false;
     }
     x86_patch_rel32(g->e, to_done, g->e->pos);
@@ -979,559 +866,6 @@ static bool op_fminmax(VGen *g, const VecInsn *in)
             vblend(g, d, s2, s3, d);
         }
     }
-    return true;
-}
-
-/* ---------------------------------------------------------------------
- * Memory
- * --------------------------------------------------------------------- */
-
-/* Scalar load of (1 << lg) bytes at [base + disp] extended into eax/rax. */
-static void ld_elem(VGen *g, unsigned lg, bool sign, bool q, int base, int index, int32_t disp)
-{
-    X86Emitter *e = g->e;
-    int w = q ? X86_P_W : 0;
-
-    switch (lg) {
-    case 0:
-        x86_modrm_mem(e, (sign ? OPC_MOVSBQ : OPC_MOVZBL) | (sign ? w : 0), X86_RAX, base, index,
-                      0, disp);
-        break;
-    case 1:
-        x86_modrm_mem(e, (sign ? OPC_MOVSWQ : OPC_MOVZWL) | (sign ? w : 0), X86_RAX, base, index,
-                      0, disp);
-        break;
-    case 2:
-        if (q && sign) {
-            x86_modrm_mem(e, OPC_MOVSXD_GvEd | X86_P_W, X86_RAX, base, index, 0, disp);
-        } else {
-            x86_modrm_mem(e, OPC_MOV_GvEv, X86_RAX, base, index, 0, disp);
-        }
-        break;
-    default:
-        x86_modrm_mem(e, OPC_MOV_GvEv | X86_P_W, X86_RAX, base, index, 0, disp);
-        break;
-    }
-}
-
-static void st_elem(VGen *g, unsigned lg, int base, int32_t disp)
-{
-    X86Emitter *e = g->e;
-
-    switch (lg) {
-    case 0: x86_modrm_mem(e, OPC_MOV_EbGb | X86_P_BYTE_R, X86_RAX, base, X86_NO_REG, 0, disp); break;
-    case 1: x86_modrm_mem(e, OPC_MOV_EvGv | X86_P_66, X86_RAX, base, X86_NO_REG, 0, disp); break;
-    case 2: x86_modrm_mem(e, OPC_MOV_EvGv, X86_RAX, base, X86_NO_REG, 0, disp); break;
-    default: x86_modrm_mem(e, OPC_MOV_EvGv | X86_P_W, X86_RAX, base, X86_NO_REG, 0, disp); break;
-    }
-}
-
-/* for (r15 = 0; r15 < L; r15++) if (r14 & 1 << r15) { <body> }:
- * returns the position of the body's start; loop_end() closes it. */
-static size_t loop_begin(VGen *g, size_t *skip)
-{
-    X86Emitter *e = g->e;
-    size_t top;
-
-    x86_modrm_rr(e, OPC_ALU_GvEv(X86_ALU_XOR), VG_IDX_REG, VG_IDX_REG);
-    x86_align(e, 16, 0);
-    top = e->pos;
-    /* bt r14d, r15d; jnc next */
-    x86_modrm_rr(e, 0xa3 | X86_P_0F, VG_IDX_REG, VG_BITS_REG);
-    *skip = x86_jcc_rel32(e, X86_CC_AE);
-    return top;
-}
-
-static void loop_end(VGen *g, size_t top, size_t skip)
-{
-    X86Emitter *e = g->e;
-    size_t back;
-
-    x86_patch_rel32(e, skip, e->pos);
-    x86_modrm_rr(e, OPC_GRP1_EvIb, X86_ALU_ADD, VG_IDX_REG);
-    x86_byte(e, 1);
-    x86_modrm_rr(e, OPC_GRP1_EvIb, X86_ALU_CMP, VG_IDX_REG);
-    x86_byte(e, (uint8_t)g->lanes);
-    back = x86_jcc_rel32(e, X86_CC_B);
-    x86_patch_rel32(e, back, top);
-}
-
-/* Per-lane load of stream @s (rdi = lane address, advancing by stride)
- * into array D, then into d. */
-static bool load_lanes(VGen *g, const VecInsn *in, int64_t stride)
-{
-    X86Emitter *e = g->e;
-    bool q = isq(in);
-    unsigned lg = in->aux & 3, esz = q ? 8 : 4;
-    size_t top, skip;
-    int z = vg_scratch(g, 0);
-
-    vg_lane_bits(g, in->m);
-    stream_ptr(g, X86_RDI, (unsigned)in->imm);
-    if (!add_lane_offset(g, X86_RDI, stride)) {
-        return false;
-    }
-    zero(g, z);
-    vg_store_vec(g, z, stack_mem(vg_arr(3)));
-    vg_store_vec(g, z, stack_mem(vg_arr(3) + (int32_t)g->vbytes));
-    x86_mov_rr(e, X86_RSI, X86_RDI);
-    top = loop_begin(g, &skip);
-    /* rsi = rdi + r15 * stride */
-    x86_mov_rr(e, X86_RSI, VG_IDX_REG);
-    x86_imul_rri(e, X86_RSI, X86_RSI, (int32_t)stride);
-    x86_alu_rr(e, X86_ALU_ADD, X86_RSI, X86_RDI);
-    ld_elem(g, lg, in->aux & 4, q, X86_RSI, X86_NO_REG, 0);
-    x86_modrm_mem(e, OPC_MOV_EvGv | (q ? X86_P_W : 0), X86_RAX, X86_RSP, VG_IDX_REG,
-                  q ? 3 : 2, vg_arr(3));
-    loop_end(g, top, skip);
-    vg_load_arr(g, in->d, 3);
-    (void)esz;
-    return true;
-}
-
-static bool store_lanes(VGen *g, const VecInsn *in, int64_t stride)
-{
-    X86Emitter *e = g->e;
-    bool q = in->type == VT_W64;
-    unsigned lg = in->aux & 3;
-    size_t top, skip;
-
-    vg_store_arr(g, in->a, 2);
-    vg_lane_bits(g, in->m);
-    stream_ptr(g, X86_RDI, (unsigned)in->imm);
-    if (!add_lane_offset(g, X86_RDI, stride)) {
-        return false;
-    }
-    top = loop_begin(g, &skip);
-    x86_mov_rr(e, X86_RSI, VG_IDX_REG);
-    x86_imul_rri(e, X86_RSI, X86_RSI, (int32_t)stride);
-    x86_alu_rr(e, X86_ALU_ADD, X86_RSI, X86_RDI);
-    x86_modrm_mem(e, OPC_MOV_GvEv | (q ? X86_P_W : 0), X86_RAX, X86_RSP, VG_IDX_REG, q ? 3 : 2,
-                  vg_arr(2));
-    st_elem(g, lg, X86_RSI, 0);
-    loop_end(g, top, skip);
-    return true;
-}
-
-/* vpmovsx/zx opcode for @lg bytes -> dword (q false) or qword lanes */
-static VxOpc ext_opc(unsigned lg, bool sign, bool q)
-{
-    static const uint8_t to_d[2] = { 0x21, 0x23 };       /* bd, wd (sx; zx + 0x10) */
-    static const uint8_t to_q[3] = { 0x22, 0x24, 0x25 }; /* bq, wq, dq */
-    uint8_t o = q ? to_q[lg] : to_d[lg];
-
-    return VX(VX_0F38, VX_66, 0, sign ? o : (uint8_t)(o + 0x10));
-}
-
-static bool op_load(VGen *g, const VecInsn *in)
-{
-    bool q = isq(in), sign = in->aux & 4;
-    unsigned lg = in->aux & 3, size = 1u << lg;
-    int64_t stride = g->p->stream[in->imm].stride;
-    unsigned half = g->lanes / 2;
-
-    if (lg == 3 && !q) {
-        return vg_fail(g, "64-bit load into 32-bit lanes");
-    }
-    if (stride == 0) {
-        /* one element for every lane */
-        stream_ptr(g, X86_RSI, (unsigned)in->imm);
-        ld_elem(g, lg, sign, q, X86_RSI, X86_NO_REG, 0);
-        for (unsigned p = 0; p < nparts(in->type); p++) {
-            int d = vg_def(g, in->d, (int)p);
-            bcast_gpr(g, d, X86_RAX, q);
-            if (in->m != VEC_NONE) {
-                if (g->evex) {
-                    int k = mask_part(g, in->m, q ? (int)p : -1, 0);
-                    vg_rrk(g, O_MOVDQA(q), d, 0, d, k, true);
-                } else {
-                    vg_rr(g, O_PAND(0), d, d, mask_part(g, in->m, q ? (int)p : -1, 1));
-                }
-            }
-        }
-        return true;
-    }
-    if (stride == (int64_t)size) {
-        if (g->evex) {
-            stream_ptr(g, X86_RSI, (unsigned)in->imm);
-            for (unsigned p = 0; p < nparts(in->type); p++) {
-                VxMem m = vx_mem(X86_RSI, VG_LANE_REG, lg, (int32_t)(p * half * size));
-                int k = vg_kmask(g, in->m, q ? (int)p : -1);
-                int d = vg_def(g, in->d, (int)p);
-                VxOpc o = (q ? lg == 3 : lg == 2) ? (q ? O_MOVDQU64 : O_MOVDQU32)
-                                                  : ext_opc(lg, sign, q);
-                vg_rm(g, o, d, 0, m, k, k != 0);
-            }
-            return true;
-        }
-        /* AVX2 */
-        if ((q ? lg == 3 : lg == 2)) {
-            stream_ptr(g, X86_RSI, (unsigned)in->imm);
-            for (unsigned p = 0; p < nparts(in->type); p++) {
-                VxMem m = vx_mem(X86_RSI, VG_LANE_REG, lg, (int32_t)(p * half * size));
-                int s = vg_scratch(g, 0);
-                bool masked = vg_vmask(g, in->m, q ? (int)p : -1, 0);
-                int d = vg_def(g, in->d, (int)p);
-                if (masked) {
-                    vg_rm(g, O_MASKMOV_LD(q), d, s, m, 0, false);
-                } else {
-                    vg_load_vec(g, d, m);
-                }
-            }
-            return true;
-        }
-        if (!g->tail) {
-            stream_ptr(g, X86_RSI, (unsigned)in->imm);
-            for (unsigned p = 0; p < nparts(in->type); p++) {
-                VxMem m = vx_mem(X86_RSI, VG_LANE_REG, lg, (int32_t)(p * half * size));
-                int d = vg_def(g, in->d, (int)p);
-                vg_rm(g, ext_opc(lg, sign, q), d, 0, m, 0, false);
-                if (in->m != VEC_NONE) {
-                    vg_rr(g, O_PAND(0), d, d, mask_part(g, in->m, q ? (int)p : -1, 1));
-                }
-            }
-            return true;
-        }
-        return load_lanes(g, in, stride);
-    }
-    /* strided: AVX-512 gathers for whole elements */
-    if (g->evex && (q ? lg == 3 : lg == 2) && x86_fits_s32(stride * 16)) {
-        int32_t idx[16];
-        int32_t io;
-        for (unsigned i = 0; i < 16; i++) {
-            idx[i] = (int32_t)(stride * (int64_t)i);
-        }
-        io = vg_pool(g, idx, sizeof(idx), 64);
-        stream_ptr(g, X86_RSI, (unsigned)in->imm);
-        if (!add_lane_offset(g, X86_RSI, stride)) {
-            return false;
-        }
-        for (unsigned p = 0; p < nparts(in->type); p++) {
-            int k = vg_kmask(g, in->m, q ? (int)p : -1);
-            int s = vg_scratch(g, 0);
-            int d = vg_def(g, in->d, (int)p);
-            if (k == 0) {
-                vx_rr(g->e, false, O_KXNOR, 1, 6, 6, 6, 0, false);
-            } else if (k != 6) {
-                vx_rr(g->e, false, O_KMOV_KK, 0, 6, 0, k, 0, false);
-            }
-            zero(g, d);
-            if (!q) {
-                vg_load_vec(g, s, pool_mem(io));
-                vx_rm(g->e, true, O_GATHER_DD, VX_512, d, 0, vx_vsib(X86_RSI, s, 0, 0), 6, false,
-                      false);
-            } else {
-                vx_rm(g->e, true, VX(VX_0F, VX_F3, 0, 0x6f), VX_256, s, 0,
-                      pool_mem(io + (int32_t)(p * 32)), 0, false, false);
-                vx_rm(g->e, true, O_GATHER_DQ, VX_512, d, 0, vx_vsib(X86_RSI, s, 0, 0), 6, false,
-                      false);
-            }
-        }
-        return true;
-    }
-    return load_lanes(g, in, stride);
-}
-
-static bool op_store(VGen *g, const VecInsn *in)
-{
-    bool q = in->type == VT_W64;
-    unsigned lg = in->aux & 3, size = 1u << lg;
-    int64_t stride = g->p->stream[in->imm].stride;
-    unsigned half = g->lanes / 2;
-
-    if (lg == 3 && !q) {
-        return vg_fail(g, "64-bit store from 32-bit lanes");
-    }
-    if (stride == (int64_t)size) {
-        if (g->evex) {
-            static const uint8_t narrow_d[2] = { 0x31, 0x33 };       /* vpmovdb, vpmovdw */
-            static const uint8_t narrow_q[3] = { 0x32, 0x34, 0x35 }; /* vpmovqb, qw, qd */
-            stream_ptr(g, X86_RSI, (unsigned)in->imm);
-            for (unsigned p = 0; p < nparts(in->type); p++) {
-                VxMem m = vx_mem(X86_RSI, VG_LANE_REG, lg, (int32_t)(p * half * size));
-                int a = vg_use(g, in->a, (int)p);
-                int k = vg_kmask(g, in->m, q ? (int)p : -1);
-                size_t skip = 0;
-                if (in->m != VEC_NONE) {
-                    /* no store at all for an empty mask: a masked store
-                     * over pages not yet writable (copy-on-write zero
-                     * pages) takes a microcode assist per instruction */
-                    vx_rr(g->e, false, O_KORTEST, 0, k, 0, k, 0, false);
-                    skip = x86_jcc_rel32(g->e, X86_CC_E);
-                }
-                if (q ? lg == 3 : lg == 2) {
-                    vg_rm(g, q ? O_MOVDQU64_ST : O_MOVDQU32_ST, a, 0, m, k, false);
-                } else {
-                    VxOpc o = VX(VX_0F38, VX_F3, 0, q ? narrow_q[lg] : narrow_d[lg]);
-                    vg_rm(g, o, a, 0, m, k, false);
-                }
-                if (skip) {
-                    x86_patch_rel32(g->e, skip, g->e->pos);
-                }
-            }
-            return true;
-        }
-        if (q ? lg == 3 : lg == 2) {
-            stream_ptr(g, X86_RSI, (unsigned)in->imm);
-            for (unsigned p = 0; p < nparts(in->type); p++) {
-                VxMem m = vx_mem(X86_RSI, VG_LANE_REG, lg, (int32_t)(p * half * size));
-                int a = vg_use(g, in->a, (int)p), s = vg_scratch(g, 0);
-                if (vg_vmask(g, in->m, q ? (int)p : -1, 0)) {
-                    size_t skip = 0;
-                    if (in->m != VEC_NONE) {
-                        vx_rr(g->e, false, O_PTEST, VX_256, s, 0, s, 0, false);
-                        skip = x86_jcc_rel32(g->e, X86_CC_E); /* as above */
-                    }
-                    vg_rm(g, O_MASKMOV_ST(q), a, s, m, 0, false);
-                    if (skip) {
-                        x86_patch_rel32(g->e, skip, g->e->pos);
-                    }
-                } else {
-                    vg_store_vec(g, a, m);
-                }
-            }
-            return true;
-        }
-        return store_lanes(g, in, stride);
-    }
-    if (g->evex && stride != 0 && (q ? lg == 3 : lg == 2) && x86_fits_s32(stride * 16)) {
-        int32_t idx[16];
-        int32_t io;
-        for (unsigned i = 0; i < 16; i++) {
-            idx[i] = (int32_t)(stride * (int64_t)i);
-        }
-        io = vg_pool(g, idx, sizeof(idx), 64);
-        stream_ptr(g, X86_RSI, (unsigned)in->imm);
-        if (!add_lane_offset(g, X86_RSI, stride)) {
-            return false;
-        }
-        for (unsigned p = 0; p < nparts(in->type); p++) {
-            int a = vg_use(g, in->a, (int)p);
-            int k = vg_kmask(g, in->m, q ? (int)p : -1);
-            int s = vg_scratch(g, 0);
-            if (k == 0) {
-                vx_rr(g->e, false, O_KXNOR, 1, 6, 6, 6, 0, false);
-            } else if (k != 6) {
-                vx_rr(g->e, false, O_KMOV_KK, 0, 6, 0, k, 0, false);
-            }
-            if (!q) {
-                vg_load_vec(g, s, pool_mem(io));
-                vx_rm(g->e, true, O_SCATTER_DD, VX_512, a, 0, vx_vsib(X86_RSI, s, 0, 0), 6, false,
-                      false);
-            } else {
-                vx_rm(g->e, true, VX(VX_0F, VX_F3, 0, 0x6f), VX_256, s, 0,
-                      pool_mem(io + (int32_t)(p * 32)), 0, false, false);
-                vx_rm(g->e, true, O_SCATTER_DQ, VX_512, a, 0, vx_vsib(X86_RSI, s, 0, 0), 6, false,
-                      false);
-            }
-        }
-        return true;
-    }
-    return store_lanes(g, in, stride);
-}
-
-/*
- * Gather from guest addresses (a, W64): every enabled lane's address is
- * checked (alignment, the frame's window, the store ranges) before any
- * access; a failed check bails out before the block.
- */
-static bool op_gather(VGen *g, const VecInsn *in)
-{
-    X86Emitter *e = g->e;
-    bool q = isq(in), sign = in->aux & 4;
-    unsigned lg = in->aux & 3, size = 1u << lg;
-    size_t top, skip, none, win_ok, after;
-    const int32_t lo_off = VG_MISC + 32, hi_off = VG_MISC + 40;
-
-    vg_store_arr(g, in->a, 0);
-    vg_lane_bits(g, in->m);
-    /* rcx = min, rdx = max over the enabled lanes */
-    x86_movi(e, X86_RCX, UINT64_MAX);
-    x86_movi(e, X86_RDX, 0);
-    x86_test_rr(e, VG_BITS_REG, VG_BITS_REG);
-    none = x86_jcc_rel32(e, X86_CC_E);
-    top = loop_begin(g, &skip);
-    x86_modrm_mem(e, OPC_MOV_GvEv | X86_P_W, X86_RAX, X86_RSP, VG_IDX_REG, 3, vg_arr(0));
-    if ((in->imm & VG_ALIGN) && size > 1) {
-        x86_test_ri(e, X86_RAX, (int32_t)(size - 1));
-        vg_jcc_bail(g, X86_CC_NE);
-    }
-    x86_alu_rr(e, X86_ALU_CMP, X86_RAX, X86_RCX);
-    x86_cmov(e, X86_CC_B, X86_RCX, X86_RAX);
-    x86_alu_rr(e, X86_ALU_CMP, X86_RAX, X86_RDX);
-    x86_cmov(e, X86_CC_A, X86_RDX, X86_RAX);
-    loop_end(g, top, skip);
-    /* rdx = end of the highest element (a wrap fails the window check) */
-    x86_alu_ri(e, X86_ALU_ADD, X86_RDX, (int32_t)size);
-    vg_jcc_bail(g, X86_CC_B);
-    x86_st(e, OPC_MOV_EvGv | X86_P_W, X86_RCX, X86_RSP, lo_off);
-    x86_st(e, OPC_MOV_EvGv | X86_P_W, X86_RDX, X86_RSP, hi_off);
-    x86_modrm_mem(e, OPC_ALU_GvEv(X86_ALU_CMP) | X86_P_W, X86_RCX, VG_FRAME_REG, X86_NO_REG, 0,
-                  (int32_t)offsetof(VecFrame, glo));
-    {
-        size_t f1 = x86_jcc_rel32(e, X86_CC_B), f2;
-        x86_modrm_mem(e, OPC_ALU_GvEv(X86_ALU_CMP) | X86_P_W, X86_RDX, VG_FRAME_REG, X86_NO_REG,
-                      0, (int32_t)offsetof(VecFrame, ghi));
-        f2 = x86_jcc_rel32(e, X86_CC_A);
-        win_ok = x86_jmp_rel32(e);
-        x86_patch_rel32(e, f1, e->pos);
-        x86_patch_rel32(e, f2, e->pos);
-    }
-    /* outside the window: ask gwin(f, lo, hi) */
-    vg_save_live(g);
-    vx_stmxcsr(e, X86_RSP, VG_CUR_MXCSR);
-    vx_ldmxcsr(e, X86_RSP, VG_HOST_MXCSR);
-    vx_vzeroupper(e); /* C code may use SSE: no dirty upper halves (saved above) */
-    x86_mov_rr(e, X86_RDI, VG_FRAME_REG);
-    x86_mov_rr(e, X86_RSI, X86_RCX);
-    x86_ld(e, OPC_MOV_GvEv | X86_P_W, X86_RAX, VG_FRAME_REG, (int32_t)offsetof(VecFrame, gwin));
-    x86_modrm_rr(e, OPC_GRP5_Ev, X86_EXT5_CALL, X86_RAX);
-    vx_ldmxcsr(e, X86_RSP, VG_CUR_MXCSR);
-    vg_restore_live(g);
-    x86_modrm_rr(e, OPC_TEST_EvGv | X86_P_BYTE_R | X86_P_BYTE_RM, X86_RAX, X86_RAX);
-    vg_jcc_bail(g, X86_CC_E);
-    x86_ld(e, OPC_MOV_GvEv | X86_P_W, X86_RCX, X86_RSP, lo_off);
-    x86_ld(e, OPC_MOV_GvEv | X86_P_W, X86_RDX, X86_RSP, hi_off);
-    x86_patch_rel32(e, win_ok, e->pos);
-    /* the store ranges: hi <= lo_j or lo >= hi_j */
-    for (unsigned j = 0; j < g->p->ngather_checks; j++) {
-        size_t ok1;
-        x86_modrm_mem(e, OPC_ALU_GvEv(X86_ALU_CMP) | X86_P_W, X86_RDX, VG_FRAME_REG, X86_NO_REG, 0,
-                      (int32_t)offsetof(VecFrame, gst_lo[j]));
-        ok1 = x86_jcc_rel32(e, X86_CC_BE);
-        x86_modrm_mem(e, OPC_ALU_GvEv(X86_ALU_CMP) | X86_P_W, X86_RCX, VG_FRAME_REG, X86_NO_REG, 0,
-                      (int32_t)offsetof(VecFrame, gst_hi[j]));
-        vg_jcc_bail(g, X86_CC_B);
-        x86_patch_rel32(e, ok1, e->pos);
-    }
-    x86_patch_rel32(e, none, e->pos);
-    /* the accesses: host = guest + gdelta */
-    x86_ld(e, OPC_MOV_GvEv | X86_P_W, X86_RSI, VG_FRAME_REG, (int32_t)offsetof(VecFrame, gdelta));
-    if (g->evex && (q ? lg == 3 : lg == 2)) {
-        for (unsigned p = 0; p < 2; p++) {
-            int idx = vg_use(g, in->a, (int)p);
-            int k = vg_kmask(g, in->m, (int)p);
-            int s = vg_scratch(g, 0);
-            int d = q ? vg_def(g, in->d, (int)p) : (p ? s : vg_def(g, in->d, 0));
-            if (k == 0) {
-                vx_rr(e, false, O_KXNOR, 1, 6, 6, 6, 0, false);
-            } else if (k != 6) {
-                vx_rr(e, false, O_KMOV_KK, 0, 6, 0, k, 0, false);
-            }
-            zero(g, d);
-            vx_rm(e, true, q ? O_GATHER_QQ : O_GATHER_QD, VX_512, d, 0,
-                  vx_vsib(X86_RSI, idx, 0, 0), 6, false, false);
-            if (!q && p == 1) {
-                int dd = vg_def(g, in->d, 0);
-                vg_rr(g, O_VINSERTI64X4, dd, dd, s);
-                imm8(g, 1);
-            }
-        }
-        return true;
-    }
-    {
-        int z = vg_scratch(g, 0);
-        zero(g, z);
-        vg_store_vec(g, z, stack_mem(vg_arr(3)));
-        vg_store_vec(g, z, stack_mem(vg_arr(3) + (int32_t)g->vbytes));
-        top = loop_begin(g, &skip);
-        x86_modrm_mem(e, OPC_MOV_GvEv | X86_P_W, X86_RDI, X86_RSP, VG_IDX_REG, 3, vg_arr(0));
-        ld_elem(g, lg, sign, q, X86_RSI, X86_RDI, 0);
-        x86_modrm_mem(e, OPC_MOV_EvGv | (q ? X86_P_W : 0), X86_RAX, X86_RSP, VG_IDX_REG,
-                      q ? 3 : 2, vg_arr(3));
-        loop_end(g, top, skip);
-        vg_load_arr(g, in->d, 3);
-    }
-    after = e->pos;
-    (void)after;
-    return true;
-}
-
-/* ---------------------------------------------------------------------
- * Calls
- * --------------------------------------------------------------------- */
-
-static bool call_lanes(VGen *g, const VecInsn *in, uint64_t fn, uint16_t d)
-{
-    static const uint8_t argreg[VEC_CALL_ARGS] = { X86_RDI, X86_RSI, X86_RDX, X86_RCX, X86_R8 };
-    X86Emitter *e = g->e;
-    uint16_t ops[3] = { in->a, in->b, in->c };
-    size_t top, skip;
-
-    for (unsigned i = 0; i < 3; i++) {
-        if (ops[i] != VEC_NONE) {
-            vg_store_arr(g, ops[i], i);
-        }
-    }
-    vg_lane_bits(g, VEC_NONE);
-    vg_save_live(g);
-    vx_stmxcsr(e, X86_RSP, VG_CUR_MXCSR);
-    vx_ldmxcsr(e, X86_RSP, VG_HOST_MXCSR);
-    vx_vzeroupper(e); /* C code may use SSE: no dirty upper halves (saved above) */
-    top = loop_begin(g, &skip);
-    for (unsigned j = 0; j < VEC_CALL_ARGS; j++) {
-        static const uint8_t fma_args[VEC_CALL_ARGS] = { VA_ENV, VA_A, VA_B, VA_C, VA_NONE };
-        int r = argreg[j];
-        unsigned kind = in->op == VO_FMA ? fma_args[j] : in->args[j];
-        switch (kind) {
-        case VA_ENV:
-            x86_ld(e, OPC_MOV_GvEv | X86_P_W, r, VG_FRAME_REG, (int32_t)offsetof(VecFrame, env));
-            break;
-        case VA_A: case VA_B: case VA_C: {
-            unsigned i = kind - VA_A;
-            bool wide = g->val[ops[i]].type == VT_W64;
-            if (wide) {
-                x86_modrm_mem(e, OPC_MOV_GvEv | X86_P_W, r, X86_RSP, VG_IDX_REG, 3, vg_arr(i));
-            } else if (in->arg_sign & (1u << i)) {
-                x86_modrm_mem(e, OPC_MOVSXD_GvEd | X86_P_W, r, X86_RSP, VG_IDX_REG, 2, vg_arr(i));
-            } else {
-                x86_modrm_mem(e, OPC_MOV_GvEv, r, X86_RSP, VG_IDX_REG, 2, vg_arr(i));
-            }
-            break;
-        }
-        case VA_IMM:
-            x86_movi(e, r, (uint64_t)in->call_imm);
-            break;
-        default:
-            x86_movi(e, r, 0);
-            break;
-        }
-    }
-    vg_call_host(g, fn);
-    if (d != VEC_NONE) {
-        bool wide = g->val[d].type == VT_W64;
-        x86_modrm_mem(e, OPC_MOV_EvGv | (wide ? X86_P_W : 0), X86_RAX, X86_RSP, VG_IDX_REG,
-                      wide ? 3 : 2, vg_arr(3));
-    }
-    loop_end(g, top, skip);
-    vx_ldmxcsr(e, X86_RSP, VG_CUR_MXCSR);
-    vg_restore_live(g);
-    if (d != VEC_NONE) {
-        vg_load_arr(g, d, 3);
-    }
-    return true;
-}
-
-/* fn(env, in, out, bits, imm) once for the block */
-static bool call_block(VGen *g, const VecInsn *in)
-{
-    X86Emitter *e = g->e;
-
-    vg_store_arr(g, in->a, 0);
-    vg_lane_bits(g, VEC_NONE);
-    vg_save_live(g);
-    vx_stmxcsr(e, X86_RSP, VG_CUR_MXCSR);
-    vx_ldmxcsr(e, X86_RSP, VG_HOST_MXCSR);
-    vx_vzeroupper(e); /* C code may use SSE: no dirty upper halves (saved above) */
-    x86_ld(e, OPC_MOV_GvEv | X86_P_W, X86_RDI, VG_FRAME_REG, (int32_t)offsetof(VecFrame, env));
-    x86_lea(e, X86_RSI, X86_RSP, X86_NO_REG, 0, vg_arr(0));
-    x86_lea(e, X86_RDX, X86_RSP, X86_NO_REG, 0, vg_arr(3));
-    x86_mov_rr(e, X86_RCX, VG_BITS_REG);
-    x86_movi(e, X86_R8, (uint64_t)in->call_imm);
-    vg_call_host(g, in->fn);
-    vx_ldmxcsr(e, X86_RSP, VG_CUR_MXCSR);
-    vg_restore_live(g);
-    vg_load_arr(g, in->d, 3);
     return true;
 }
 
@@ -1777,11 +1111,11 @@ bool vg_insn(VGen *g, const VecInsn *in)
             return op_fcmp64_evex(g, in);
         }
         return op_fcmp(g, in);
-    case VO_LOAD: return op_load(g, in);
-    case VO_STORE: return op_store(g, in);
-    case VO_GATHER: return op_gather(g, in);
-    case VO_CALL: return call_lanes(g, in, in->fn, in->d);
-    case VO_VCALL: return call_block(g, in);
+    case VO_LOAD: return vo_op_load(g, in);
+    case VO_STORE: return vo_op_store(g, in);
+    case VO_GATHER: return vo_op_gather(g, in);
+    case VO_CALL: return vo_call_lanes(g, in, in->fn, in->d);
+    case VO_VCALL: return vo_call_block(g, in);
     case VO_RED: return op_red(g, in);
     case VO_FRED:
         return in->aux == VR_FADD ? op_fred_add(g, in) : op_fred_minmax(g, in);
