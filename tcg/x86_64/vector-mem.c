@@ -358,6 +358,56 @@ bool vo_op_store(VGen *g, const VecInsn *in)
     return store_lanes(g, in, stride);
 }
 
+/* Horizontal unsigned min (max) of the 8 qwords of scratch @v into its
+ * lane 0, @t a scratch register (AVX-512). */
+static void hreduce_q(VGen *g, bool max, int v, int t)
+{
+    X86Emitter *e = g->e;
+    VxOpc o = max ? O_PMAXU(1) : O_PMINU(1);
+
+    vx_rr(e, true, O_VEXTRACTI64X4, VX_512, v, 0, t, 0, false); /* t = v[4..7] */
+    imm8(g, 1);
+    vx_rr(e, true, o, VX_256, v, v, t, 0, false);
+    vx_rr(e, true, VX(VX_0F3A, VX_66, 1, 0x39), VX_256, v, 0, t, 0, false); /* vextracti64x2 */
+    imm8(g, 1);
+    vx_rr(e, true, o, VX_128, v, v, t, 0, false);
+    vx_rr(e, true, VX(VX_0F, VX_66, 0, 0x70), VX_128, t, 0, v, 0, false); /* vpshufd */
+    imm8(g, 0x4e);
+    vx_rr(e, true, o, VX_128, v, v, t, 0, false);
+}
+
+/* AVX-512: rcx = min, rdx = max of the enabled lanes' addresses (a, two
+ * W64 parts) in vector registers (the same values as the per-lane loop:
+ * disabled lanes take no part, an empty block never gets here); a
+ * misaligned enabled address bails out as there. */
+static void gather_bounds_evex(VGen *g, const VecInsn *in, unsigned size)
+{
+    X86Emitter *e = g->e;
+    int mn = vg_scratch(g, 0), mx = vg_scratch(g, 1), t = vg_scratch(g, 2);
+
+    vg_load_vec(g, mn, pool_mem(vg_pool_splat(g, UINT64_MAX, 8)));
+    vo_zero(g, mx);
+    for (int p = 0; p < 2; p++) {
+        int a = vg_use(g, in->a, p), k = vg_kmask(g, in->m, p);
+        /* merge masking: disabled lanes keep MAX / 0 */
+        vx_rr(e, true, O_PMINU(1), VX_512, mn, mn, a, k, false);
+        vx_rr(e, true, O_PMAXU(1), VX_512, mx, mx, a, k, false);
+        if ((in->imm & VG_ALIGN) && size > 1) {
+            /* k0 = enabled lanes with a & (size - 1) != 0 */
+            vx_rm(e, true, O_PTESTM(1), VX_512, 0, a,
+                  pool_mem(vg_pool_splat(g, size - 1, 8)), k, false, false);
+            vx_rr(e, false, O_KORTEST, 0, 0, 0, 0, 0, false); /* kortestw k0, k0 */
+            vg_jcc_bail(g, X86_CC_NE);
+        }
+    }
+    hreduce_q(g, false, mn, t);
+    hreduce_q(g, true, mx, t);
+    vx_rm(e, true, O_MOVDQU64_ST, VX_128, mn, 0, stack_mem(vg_arr(1)), 0, false, false);
+    vx_rm(e, true, O_MOVDQU64_ST, VX_128, mx, 0, stack_mem(vg_arr(1) + 16), 0, false, false);
+    x86_ld(e, OPC_MOV_GvEv | X86_P_W, X86_RCX, X86_RSP, vg_arr(1));
+    x86_ld(e, OPC_MOV_GvEv | X86_P_W, X86_RDX, X86_RSP, vg_arr(1) + 16);
+}
+
 /*
  * Gather from guest addresses (a, W64): every enabled lane's address is
  * checked (alignment, the frame's window, the store ranges) before any
@@ -378,17 +428,21 @@ bool vo_op_gather(VGen *g, const VecInsn *in)
     x86_movi(e, X86_RDX, 0);
     x86_test_rr(e, VG_BITS_REG, VG_BITS_REG);
     none = x86_jcc_rel32(e, X86_CC_E);
-    top = loop_begin(g, &skip);
-    x86_modrm_mem(e, OPC_MOV_GvEv | X86_P_W, X86_RAX, X86_RSP, VG_IDX_REG, 3, vg_arr(0));
-    if ((in->imm & VG_ALIGN) && size > 1) {
-        x86_test_ri(e, X86_RAX, (int32_t)(size - 1));
-        vg_jcc_bail(g, X86_CC_NE);
+    if (g->evex) {
+        gather_bounds_evex(g, in, size);
+    } else {
+        top = loop_begin(g, &skip);
+        x86_modrm_mem(e, OPC_MOV_GvEv | X86_P_W, X86_RAX, X86_RSP, VG_IDX_REG, 3, vg_arr(0));
+        if ((in->imm & VG_ALIGN) && size > 1) {
+            x86_test_ri(e, X86_RAX, (int32_t)(size - 1));
+            vg_jcc_bail(g, X86_CC_NE);
+        }
+        x86_alu_rr(e, X86_ALU_CMP, X86_RAX, X86_RCX);
+        x86_cmov(e, X86_CC_B, X86_RCX, X86_RAX);
+        x86_alu_rr(e, X86_ALU_CMP, X86_RAX, X86_RDX);
+        x86_cmov(e, X86_CC_A, X86_RDX, X86_RAX);
+        loop_end(g, top, skip);
     }
-    x86_alu_rr(e, X86_ALU_CMP, X86_RAX, X86_RCX);
-    x86_cmov(e, X86_CC_B, X86_RCX, X86_RAX);
-    x86_alu_rr(e, X86_ALU_CMP, X86_RAX, X86_RDX);
-    x86_cmov(e, X86_CC_A, X86_RDX, X86_RAX);
-    loop_end(g, top, skip);
     /* rdx = end of the highest element (a wrap fails the window check) */
     x86_alu_ri(e, X86_ALU_ADD, X86_RDX, (int32_t)size);
     vg_jcc_bail(g, X86_CC_B);
