@@ -52,6 +52,7 @@ struct LinxExecContext {
     LinxTranslateFn translate;
 
     /* JIT. */
+    int vec_isa;            /* VecIsa of the vector lane programs (tcg/vec.h) */
     const LinxBackendOps *backend;
     CodeBuffer cb;
     BackendState bs;

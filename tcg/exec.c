@@ -30,8 +30,10 @@
 #include "hw/core/guest-memory.h"
 #include "tcg/engine-config.h"
 #include "tcg/softmmu.h"
+#include "tcg/vec.h"
 
 #if LINX_HAVE_TRANSLATOR
+#include "target/linx/kernel-simd.h"
 #include "target/linx/translate.h"
 #endif
 #if LINX_HAVE_DISAS
@@ -131,6 +133,9 @@ LinxExecContext *linx_exec_new(const LinxExecOptions *opts, char *err, size_t er
             code_buffer_set_reserved(&ec->cb);
         }
         if (ec->backend) {
+#if LINX_HAVE_JIT
+            ec->vec_isa = vec_host_isa();
+#endif
             linx_exec_update_inline_lookup(ec);
             /* Every TB adds to insn_count: keep it in a host register
              * across TBs (docs/performance.md). */
@@ -236,6 +241,9 @@ void linx_exec_detach_cpu(LinxExecContext *ec, CPULinxState *env)
     }
     memmove(&ec->cpus[i], &ec->cpus[i + 1], (ec->ncpus - (unsigned)i - 1) * sizeof(ec->cpus[0]));
     ec->ncpus--;
+#if LINX_HAVE_TRANSLATOR
+    linx_kernel_release(env); /* large kernels' heap memory */
+#endif
     env->exec = NULL;
     env->trace = NULL;
     if (ec->ncpus == 0 && ec->mem) {
@@ -299,6 +307,26 @@ LinxCommitTrace *linx_exec_trace(LinxExecContext *ec)
 void *linx_exec_tb_alloc(LinxExecContext *ec, size_t size)
 {
     return tb_arena_alloc(ec, size);
+}
+
+VecFn linx_exec_gen_vec(LinxExecContext *ec, const VecProg *p)
+{
+#if LINX_HAVE_JIT
+    if (ec->accel == LINX_ACCEL_JIT && ec->vec_isa != VEC_ISA_NONE && ec->cb.rw) {
+        return vec_gen_code(&ec->cb, p, (VecIsa)ec->vec_isa,
+                            linx_log_enabled(&ec->log, LINX_LOG_OUT_ASM) ? linx_log_file(&ec->log)
+                                                                          : NULL);
+    }
+#else
+    (void)ec;
+    (void)p;
+#endif
+    return NULL;
+}
+
+int linx_exec_vec_isa(const LinxExecContext *ec)
+{
+    return ec->accel == LINX_ACCEL_JIT ? ec->vec_isa : VEC_ISA_NONE;
 }
 
 void linx_exec_get_stats(const LinxExecContext *ec, LinxExecStats *st)

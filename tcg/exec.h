@@ -45,6 +45,7 @@
 #ifndef LINX_TCG_EXEC_H
 #define LINX_TCG_EXEC_H
 
+#include "tcg/vec.h"
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -150,6 +151,14 @@ LinxCommitTrace *linx_exec_trace(LinxExecContext *ec);
  * the next full flush - never earlier, since an invalidated TB may still
  * be running.  16-byte aligned, not zeroed; never NULL. */
 void *linx_exec_tb_alloc(LinxExecContext *ec, size_t size);
+/* Host code for a vector lane program (tcg/vec.h), committed to the code
+ * buffer and dropped with the translations: NULL under the interpreter,
+ * without AVX2 on the host (or LINX_VEC_ISA=none), when the buffer is
+ * full or the program cannot be generated.  For translators, during a
+ * translation. */
+VecFn linx_exec_gen_vec(LinxExecContext *ec, const VecProg *p);
+/* The host vector ISA programs are generated for (tcg/vec.h VecIsa). */
+int linx_exec_vec_isa(const LinxExecContext *ec);
 
 /* Run until something needs the caller; returns EXCP_*. */
 int cpu_exec(CPULinxState *env);

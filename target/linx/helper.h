@@ -48,6 +48,8 @@ DEF_HELPER_5(kfp3, 0, i64, env, i64, i64, i64, i64)
 DEF_HELPER_3(kfp1, 0, i64, env, i64, i64)
 DEF_HELPER_3(kcvt, 0, i64, env, i64, i64)
 DEF_HELPER_2(kvec, 0, i64, env, i64)
+DEF_HELPER_2(ksimd, 0, i64, env, i64)
+DEF_HELPER_2(kernel_lanes, 0, void, env, i64)
 DEF_HELPER_5(tepl, 0, void, env, i64, i64, i64, i64)
 DEF_HELPER_6(cube, 0, void, env, i64, i64, i64, i64, i64)
 

@@ -33,6 +33,7 @@
 #include "helper-gen.h"
 #include "hw/core/guest-memory.h"
 #include "kernel-internal.h"
+#include "kernel-simd.h"
 #include "tcg/exec.h"
 #include "tcg/log.h"
 
@@ -505,7 +506,9 @@ static void translate_phase(KCtx *k, unsigned first, unsigned last, bool first_p
     IRContext *ir = k->ir;
     IRLabel l_lane = ir_label(ir), l_done = ir_label(ir);
 
-    if (k->vec) {
+    if (k->simd && k->body->nphases == 1) {
+        /* helper_ksimd ran lanes [0, lc0) and lc0 < LB0: the rest from lc0 */
+    } else if (k->vec) {
         /* Vector mode runs what it can; the lanes below run the rest. */
         gen_helper_kvec(k->ctx, cpu_field(k->ctx, lc[0]), ir->env,
                         ir_const(ir, (int64_t)(uintptr_t)k->vec));
@@ -562,11 +565,8 @@ static void entry_checks(KCtx *k)
                               b->max_ri_pc, false, b->max_ri_pc));
     }
     if (b->nphases > 1) {
-        IRTemp lb0 = cpu_field(k->ctx, lb[0]);
-        ir_gen_st(ir, IR_st64, lb0, ir->env, KERN_OFF(fault_arg));
-        ir_gen_brcond(ir, IR_COND_GTU, lb0, ir_const(ir, LINX_KERNEL_XLANE_MAX),
-                      kb_stub(k, LINX_TRAP_ILLEGAL_INST, LINX_CAUSE(LINX_EC_PARAM, 0), 0, true,
-                              b->start));
+        /* lane records for LB0 lanes (heap ones beyond the inline 1024) */
+        gen_helper_kernel_lanes(k->ctx, IR_NO_TEMP, ir->env, ir_const(ir, (int64_t)b->start));
     }
 }
 
@@ -592,7 +592,7 @@ void linx_kernel_translate_body(DisasContext *ctx)
     KBody body;
     KCtx kc;
     KCtx *k = &kc;
-    IRLabel l_g1 = ir_label(ir), l_g2 = ir_label(ir);
+    IRLabel l_g1 = ir_label(ir), l_g2 = ir_label(ir), l_gend = ir_label(ir);
     IRTemp cont;
     unsigned first = 0;
 
@@ -612,8 +612,10 @@ void linx_kernel_translate_body(DisasContext *ctx)
             body.insns[i].label = ir_label(ir);
         }
     }
-    /* Vector mode runs lanes without per-instruction code: not when tracing. */
-    k->vec = (tb->flags & TB_F_TRACE) ? NULL : kv_compile(k);
+    /* The SIMD and vector modes run lanes without per-instruction code:
+     * not when tracing. */
+    k->simd = (tb->flags & TB_F_TRACE) ? NULL : ks_compile(k);
+    k->vec = (tb->flags & TB_F_TRACE) || k->simd ? NULL : kv_compile(k);
     tb->size = (uint32_t)(body.bytes ? body.bytes : 2);
     tb->icount = body.n;
 
@@ -627,6 +629,13 @@ void linx_kernel_translate_body(DisasContext *ctx)
     ir_gen_set_label(ir, l_g2);
     ir_gen_movi(ir, cpu_field(ctx, lc[1]), 0);
     ir_gen_set_label(ir, l_g1);
+    if (k->simd) {
+        /* The group in host SIMD; lc0 = the first lane not run (LB0: all,
+         * 0 for bodies with phases when the lane code must run it). */
+        gen_helper_ksimd(ctx, cpu_field(ctx, lc[0]), ir->env,
+                         ir_const(ir, (int64_t)(uintptr_t)k->simd));
+        ir_gen_brcond(ir, IR_COND_GEU, cpu_field(ctx, lc[0]), cpu_field(ctx, lb[0]), l_gend);
+    }
     for (unsigned ph = 0; ph < body.nphases; ph++) {
         unsigned last = first;
         while (last < body.n && !(body.insns[last].kind == KI_BARRIER &&
@@ -649,6 +658,7 @@ void linx_kernel_translate_body(DisasContext *ctx)
         }
         first = last + 1;
     }
+    ir_gen_set_label(ir, l_gend);
     loop_next(k, 1, false, l_g1);
     loop_next(k, 2, false, l_g2);
 

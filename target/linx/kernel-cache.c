@@ -3,7 +3,7 @@
  *
  * Lane state - vt vu vm vn (vector queues), t u (scalar hands), p - is
  * tracked per entry as a constant, an IR local or a word of the lane
- * record (env->kern.lane, or env->kern.lanes[lc0] in bodies with phases).
+ * record (env->kern.lane, or env->kern.lanes_ptr[lc0] in bodies with phases).
  * A push is a rename: entries move down, the new value becomes #1, the old
  * #4 drops (the ring of docs/decisions.md D7).  Nothing is stored until a
  * label forces the record to be canonical (kc_flush): then each entry #e
@@ -16,7 +16,7 @@
 #include "kernel-internal.h"
 
 #define KLANE_OFF ((int32_t)offsetof(CPULinxState, kern.lane))
-#define KLANES_OFF ((int32_t)offsetof(CPULinxState, kern.lanes))
+#define KLANES_PTR_OFF ((int32_t)offsetof(CPULinxState, kern.lanes_ptr))
 
 unsigned kc_word(unsigned q, unsigned e)
 {
@@ -83,12 +83,14 @@ static IRTemp record_addr(KCtx *k, unsigned w, int32_t *off)
         return ir->env;
     }
     if (k->base == IR_NO_TEMP) {
-        /* &env->kern.lanes[lc0] */
+        /* &env->kern.lanes_ptr[lc0] */
+        IRTemp t = ir_temp(ir);
         k->base = ir_temp(ir);
+        ir_gen_ld(ir, IR_ld64, t, ir->env, KLANES_PTR_OFF);
         ir_gen_shli(ir, k->base, cpu_field(k->ctx, lc[0]), LINX_KLANE_SHIFT);
-        ir_gen_add(ir, k->base, k->base, ir->env);
+        ir_gen_add(ir, k->base, k->base, t);
     }
-    *off = KLANES_OFF + 8 * (int32_t)w;
+    *off = 8 * (int32_t)w;
     return k->base;
 }
 

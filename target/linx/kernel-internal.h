@@ -121,6 +121,8 @@ typedef struct KCtx {
     unsigned nstubs;
     /* vector mode (kernel-vec.c): the program, or NULL */
     const struct KVProg *vec;
+    /* SIMD mode (kernel-simd.c): the compiled body, or NULL */
+    const struct KSProg *simd;
 } KCtx;
 
 /* ---- kernel-cache.c: lane state ---- */

@@ -47,9 +47,17 @@ enum {
     LINX_KTILE_TS = 5,
     LINX_KTILE_NONE = 0xff,
     LINX_KERNEL_TS_BYTES = 4096,
-    /* Lanes per group (LB0) a body with cross-lane operations (V.RD*,
-     * V.SHFL*) may have: their lane records live in env->kern.lanes. */
+    /* Lane records kept in env->kern.lanes for bodies with cross-lane
+     * operations (V.RD*, V.SHFL*); larger groups use heap records. */
     LINX_KERNEL_XLANE_MAX = 1024,
+};
+
+/* Heap memory of large kernels (kernel-simd-run.c linx_kernel_heap). */
+enum {
+    LINX_KHEAP_LANES,  /* lane records of groups beyond LINX_KERNEL_XLANE_MAX */
+    LINX_KHEAP_XTMP,   /* their per-lane cross-lane values */
+    LINX_KHEAP_SPILL,  /* SIMD mode: per-lane values across phases */
+    LINX_KHEAP_COUNT,
 };
 
 /* helper_kernel_bind's source list: count in bits 2:0, then 5-bit tile
@@ -84,8 +92,15 @@ typedef struct LinxKernelState {
     uint64_t fault_arg;              /* offset of a failing tile-local access */
     uint64_t xtmp[LINX_KERNEL_XLANE_MAX]; /* per-lane values of a cross-lane op */
     /* Statistics (docs/kernels.md): kernels run, lanes run, lanes run by
-     * the vector mode (kernel-vec.c). */
+     * the vector mode (kernel-vec.c) or the SIMD mode (kernel-simd*.c). */
     uint64_t kernels, lanes_run, vec_lanes;
+    /* The lane records and cross-lane values of the running body with
+     * phases: lanes/xtmp below, or heap[] when LB0 is larger
+     * (helper_kernel_lanes). */
+    LinxKernelLane *lanes_ptr;
+    uint64_t *xtmp_ptr;
+    void *heap[LINX_KHEAP_COUNT];
+    uint64_t heap_size[LINX_KHEAP_COUNT];
     /* TS, the scratch tile (contents undefined at kernel start). */
     uint8_t ts[LINX_KERNEL_TS_BYTES] __attribute__((aligned(64)));
     /* Lane records of bodies with cross-lane operations (lc0-indexed). */

@@ -4,7 +4,7 @@
  *
  * The body translator splits a body at these instructions: every lane of
  * the group (lc0 in [0, LB0), lc1 and lc2 fixed) runs the phase before,
- * leaving its state in env->kern.lanes[lc0] in canonical order; then this
+ * leaving its state in env->kern.lanes_ptr[lc0] in canonical order; then this
  * helper runs the instruction over those records; then the next phase
  * runs for every lane.
  *
@@ -29,6 +29,7 @@
 #include "fpu/fpu.h"
 #include "kernel-internal.h"
 #include "kernel-ops.h"
+#include "kernel-simd.h"
 #include "tcg/exec.h"
 
 #include "helper-proto.h"
@@ -40,7 +41,7 @@ typedef struct XLane {
 
 static uint64_t *rec(CPULinxState *env, uint64_t l)
 {
-    return env->kern.lanes[l].w;
+    return env->kern.lanes_ptr[l].w;
 }
 
 /* Source @code for lane @l, extended by its type unless @raw. */
@@ -218,9 +219,6 @@ void helper_kernel_xlane(CPULinxState *env, uint64_t desc, uint64_t pc)
     bool has_imm = desc & KX_HAS_IMM;
     LinxKReg d;
 
-    if (x.n > LINX_KERNEL_XLANE_MAX) {
-        x.n = LINX_KERNEL_XLANE_MAX; /* the body's entry check raised already */
-    }
     if (!valid_src(srcl) || !linx_kreg_dst(dst, &d) ||
         (op >= KX_SHFL_UP && op != KX_SHFL_BFLY && !valid_src(srcr)) ||
         (op >= KX_SHFL_UP && !has_imm && !valid_src(srcp)) ||
@@ -237,9 +235,34 @@ void helper_kernel_xlane(CPULinxState *env, uint64_t desc, uint64_t pc)
     for (uint64_t l = 0; l < x.n; l++) {
         uint64_t delta = op == KX_SHFL_BFLY ? 0 : xread(&x, srcr, l, false);
         uint64_t width = has_imm ? imm : xread(&x, srcp, l, false);
-        env->kern.xtmp[l] = xread(&x, srcl, shuffle_src(l, x.n, op, delta, width), false);
+        env->kern.xtmp_ptr[l] = xread(&x, srcl, shuffle_src(l, x.n, op, delta, width), false);
     }
     for (uint64_t l = 0; l < x.n; l++) {
-        xwrite(&x, dst, l, env->kern.xtmp[l]);
+        xwrite(&x, dst, l, env->kern.xtmp_ptr[l]);
     }
+}
+
+/* At the entry of a body with phases: lane records for LB0 lanes (the
+ * inline ones, or heap records for larger groups). */
+void helper_kernel_lanes(CPULinxState *env, uint64_t pc)
+{
+    uint64_t n = env->lb[0];
+    LinxKernelLane *lanes;
+    uint64_t *xtmp;
+
+    if (n <= LINX_KERNEL_XLANE_MAX) {
+        env->kern.lanes_ptr = env->kern.lanes;
+        env->kern.xtmp_ptr = env->kern.xtmp;
+        return;
+    }
+    lanes = n > (UINT64_C(1) << 32) ? NULL
+                                    : linx_kernel_heap(env, LINX_KHEAP_LANES,
+                                                       n * sizeof(LinxKernelLane));
+    xtmp = lanes ? linx_kernel_heap(env, LINX_KHEAP_XTMP, n * sizeof(uint64_t)) : NULL;
+    if (!lanes || !xtmp) {
+        /* more lanes than the host can hold records for */
+        linx_raise_exception(env, LINX_TRAP_ILLEGAL_INST, LINX_CAUSE(LINX_EC_PARAM, 0), n, pc);
+    }
+    env->kern.lanes_ptr = lanes;
+    env->kern.xtmp_ptr = xtmp;
 }

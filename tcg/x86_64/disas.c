@@ -86,3 +86,27 @@ void x86_disas_tb(FILE *f, const X86Gen *g, const uint8_t *code, size_t size)
     cs.close(&handle);
     fputc('\n', f);
 }
+
+void x86_disas_code(FILE *f, const char *title, const uint8_t *code, size_t size, uint64_t rx)
+{
+    Capstone cs;
+    csh handle;
+    cs_insn *insn;
+    size_t n;
+
+    fprintf(f, "OUT: [%s, %zu bytes]\n", title, size);
+    if (!capstone_load(&cs) || cs.open(CS_ARCH_X86, CS_MODE_64, &handle) != CS_ERR_OK) {
+        fprintf(f, "  (capstone unavailable)\n");
+        return;
+    }
+    n = cs.disasm(handle, code, size, rx, 0, &insn);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, "  0x%" PRIx64 ":  %-7s %s\n", insn[i].address, insn[i].mnemonic,
+                insn[i].op_str);
+    }
+    if (n) {
+        cs.free(insn, n);
+    }
+    cs.close(&handle);
+    fputc('\n', f);
+}

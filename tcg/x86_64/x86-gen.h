@@ -299,5 +299,7 @@ void x86_restore_frame(X86Gen *g);
 
 /* ---- disas.c ---- */
 void x86_disas_tb(FILE *f, const X86Gen *g, const uint8_t *code, size_t size);
+/* Any code (vector lane programs): @rx its executable address. */
+void x86_disas_code(FILE *f, const char *title, const uint8_t *code, size_t size, uint64_t rx);
 
 #endif /* LINX_TCG_X86_64_X86_GEN_H */

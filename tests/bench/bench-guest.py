@@ -154,6 +154,8 @@ def main():
     ap.add_argument('--rounds', type=int, default=int(os.environ.get('BENCH_ROUNDS', '3')))
     ap.add_argument('--only', default=os.environ.get('BENCH_ONLY', ''))
     ap.add_argument('--json', help='write the figures here')
+    ap.add_argument('--also', action='append', default=[],
+                    help='a further benchmark program run after the table (bench-kernels)')
     args = ap.parse_args()
     if args.rounds < 1:
         ap.error('--rounds must be at least 1')
@@ -250,6 +252,12 @@ def main():
             f.write('\n')
         print('Figures written to %s (scripts/plot-bench.py %s -o PLOT.svg draws them).'
               % (args.json, args.json))
+    for prog in args.also:
+        print(flush=True)
+        rc = subprocess.run([prog]).returncode
+        if rc != 0:
+            print('bench-guest: %s failed (exit %d)' % (prog, rc), file=sys.stderr)
+            return 1
     return 0
 
 

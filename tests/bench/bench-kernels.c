@@ -1,28 +1,36 @@
 /*
- * Kernel benchmark: MPAR vector kernels, TEPL tile ops and CUBE matrix
+ * Kernel benchmark: MPAR/MSEQ kernels, TEPL tile ops and CUBE matrix
  * blocks written in LinxISA assembly, run in the emulator, against native
  * C doing the same work in the same run (ratios, never absolute
  * thresholds; docs/kernels.md "Performance").
  *
- *   mpar vadd i32    c[i] = a[i] + b[i], 4096 lanes (one per element) of
- *                    an MPAR body: 2 bridged loads, add, bridged store
- *   mpar saxpy f32   z[i] = s * x[i] + y[i] (v.fmul, v.fadd), 4096 lanes
- *   tepl tadd f32    TADD of two 32 x 32 FP32 tiles (1024 elements)
- *   tepl tadd i8     TADD of two 64 x 64 INT8 tiles (4096 elements)
- *   cube f32 / i8    CUBE of two 32 x 32 tiles (32768 multiply-adds)
+ *   mpar vadd i32         c[i] = a[i] + b[i], 4096 lanes (one per element)
+ *   mpar saxpy f32 4K/64K/1M    z[i] = s * x[i] + y[i] (v.fmul, v.fadd)
+ *   mpar saxpy-in f32 64K/1M    y[i] = s * x[i] + y[i], in place
+ *   mseq softmax f32 64x1024 / 1x65536
+ *                         row-wise softmax, the optest suite's body: a
+ *                         group (LB1) per row, V.RDFMAX, V.FEXP, V.RDFADD
+ *   mseq rdadd i32 64K    the sum of 65536 int32 (V.RDADD) to memory
+ *   mpar gather i32 64K   z[i] = t[idx[i]] (a register-index load)
+ *   tepl tadd f32 32x32   TADD of two 32 x 32 FP32 tiles (1024 elements)
+ *   tepl tadd i8 64x64    TADD of two 64 x 64 INT8 tiles (4096 elements)
+ *   cube f32 / i8         CUBE of two 32 x 32 tiles (32768 multiply-adds)
  *
- * Variants: native (the same loop in C, this file's optimisation level),
- * jit, interp (the IR interpreter; fewer runs, scaled), and where they
- * exist scalar (the vadd as a loop of ordinary blocks under the JIT) and
- * reference (LINX_TEPL_REFERENCE=1 / LINX_CUBE_REFERENCE=1: the
- * per-element reference paths under the JIT).  Every guest's output is
- * checked against native C before anything is timed.  Times are thread
- * CPU time, variants interleaved over ROUNDS rounds, median; the figures
- * are ns per element (per multiply-add for CUBE) including dispatch: a
- * guest iteration is one kernel block (UNROLL blocks for TEPL and CUBE)
- * plus one loop block.
+ * Variants: native (the same work in C, bench-kernels-native.c, built at
+ * -O2: GCC's auto-vectorisation for the baseline x86-64 target), jit, interp
+ * (the IR interpreter, whose kernels run in the vector mode's C loops),
+ * and where they exist nosimd (the JIT with LINX_KERNEL_NOSIMD=1: kernels
+ * without the host-SIMD mode), scalar (the vadd as a loop of ordinary
+ * blocks under the JIT) and reference (LINX_TEPL_REFERENCE=1 /
+ * LINX_CUBE_REFERENCE=1: the per-element reference paths under the JIT).
+ * Every guest's output is checked against native C before anything is
+ * timed.  Times are thread CPU time, variants interleaved over ROUNDS
+ * rounds, median; the figures are ns per element (per multiply-add for
+ * CUBE) including dispatch: a guest iteration is one kernel block (UNROLL
+ * blocks for TEPL and CUBE) plus one loop block.
  *
- * Usage: bench-kernels [-t seconds-per-variant]   (ninja -C build benchmark)
+ * Usage: bench-kernels [-t seconds-per-variant] [-k case-substring]
+ *                      [-v variant,...]   (ninja -C build benchmark)
  */
 #include <inttypes.h>
 #include <math.h>
@@ -33,7 +41,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "bench-kernels-native.h"
 #include "hw/core/guest-memory.h"
 #include "hw/linx/tile-regs.h"
 #include "linx-as.h"
@@ -42,12 +52,11 @@
 
 #define CODE_BASE UINT64_C(0x10000)
 #define CODE_SIZE UINT64_C(0x10000)
-#define DATA_BASE UINT64_C(0x100000)
-#define DATA_SIZE UINT64_C(0x20000)
-#define X_OFF 0x0000u
-#define Y_OFF 0x5000u
-#define Z_OFF 0xa000u
-#define NLANES 4096u
+#define DATA_BASE UINT64_C(0x1000000)
+#define DATA_SIZE BK_DATA_SIZE
+#define X_OFF BK_X
+#define Y_OFF BK_Y
+#define Z_OFF BK_Z
 #define UNROLL 8
 #define ROUNDS 5
 #define SRC_MAX 8192
@@ -67,158 +76,140 @@ static _Noreturn void die(const char *what, const char *detail)
 }
 
 /* ------------------------------------------------------------------ */
-/* Native baselines                                                    */
+/* Cases                                                               */
 /* ------------------------------------------------------------------ */
 
 typedef void (*NativeFn)(uint8_t *mem);
 
-static __attribute__((noinline)) void native_vadd(uint8_t *m)
-{
-    const int32_t *a = (const int32_t *)(m + X_OFF), *b = (const int32_t *)(m + Y_OFF);
-    int32_t *c = (int32_t *)(m + Z_OFF);
-
-    for (unsigned i = 0; i < NLANES; i++) {
-        c[i] = (int32_t)((uint32_t)a[i] + (uint32_t)b[i]);
-    }
-}
-
-static __attribute__((noinline)) void native_saxpy(uint8_t *m)
-{
-    const float *x = (const float *)(m + X_OFF), *y = (const float *)(m + Y_OFF);
-    float *z = (float *)(m + Z_OFF);
-    const float s = 3.0f;
-
-    for (unsigned i = 0; i < NLANES; i++) {
-        z[i] = s * x[i] + y[i];
-    }
-}
-
-static __attribute__((noinline)) void native_tadd_f32(uint8_t *m)
-{
-    const float *a = (const float *)(m + X_OFF), *b = (const float *)(m + Y_OFF);
-    float *c = (float *)(m + Z_OFF);
-
-    for (unsigned i = 0; i < 1024; i++) {
-        c[i] = a[i] + b[i];
-    }
-}
-
-static __attribute__((noinline)) void native_tadd_i8(uint8_t *m)
-{
-    const uint8_t *a = m + X_OFF, *b = m + Y_OFF;
-    uint8_t *c = m + Z_OFF;
-
-    for (unsigned i = 0; i < 4096; i++) {
-        c[i] = (uint8_t)(a[i] + b[i]);
-    }
-}
-
-/* C (32 x 32) = A (32 x 32) x B (32 x 32), row-major, k in order. */
-static __attribute__((noinline)) void native_mm_f32(uint8_t *m)
-{
-    const float *a = (const float *)(m + X_OFF), *b = (const float *)(m + Y_OFF);
-    float *c = (float *)(m + Z_OFF);
-
-    for (unsigned i = 0; i < 32; i++) {
-        for (unsigned j = 0; j < 32; j++) {
-            float s = 0;
-
-            for (unsigned k = 0; k < 32; k++) {
-                s += a[i * 32 + k] * b[k * 32 + j];
-            }
-            c[i * 32 + j] = s;
-        }
-    }
-}
-
-static __attribute__((noinline)) void native_mm_i8(uint8_t *m)
-{
-    const int8_t *a = (const int8_t *)(m + X_OFF), *b = (const int8_t *)(m + Y_OFF);
-    int32_t *c = (int32_t *)(m + Z_OFF);
-
-    for (unsigned i = 0; i < 32; i++) {
-        for (unsigned j = 0; j < 32; j++) {
-            int32_t s = 0;
-
-            for (unsigned k = 0; k < 32; k++) {
-                s += a[i * 32 + k] * b[k * 32 + j];
-            }
-            c[i * 32 + j] = s;
-        }
-    }
-}
-
-/* ------------------------------------------------------------------ */
-/* Cases                                                               */
-/* ------------------------------------------------------------------ */
-
 typedef enum Kind { K_MPAR, K_TEPL, K_CUBE, K_SCALAR } Kind;
+typedef enum Fill { F_INT, F_FP, F_GATHER } Fill;
+typedef enum Tol { T_EXACT, T_ULP, T_REL } Tol;
 
 typedef struct CaseDef {
     const char *name;
     Kind kind;
-    const char *body;      /* MPAR: the body; TEPL/CUBE: one block */
-    const char *dtype;     /* TEPL/CUBE: TLOAD element type */
-    unsigned rows, cols;   /* TEPL/CUBE: tile shape */
-    unsigned elems;        /* work items per kernel (per block) */
-    unsigned out_bytes;    /* output compared with native */
-    bool fp;               /* compare within 1 ulp (fp32 words) */
+    const char *header;          /* MPAR/MSEQ: the header's descriptors (NULL: the MPAR one) */
+    const char *body;            /* MPAR/MSEQ: the body; TEPL/CUBE: one block */
+    const char *dtype;           /* TEPL/CUBE: TLOAD element type */
+    unsigned rows, cols;         /* TEPL/CUBE: tile shape; MSEQ softmax: LB1, LB0 */
+    unsigned lanes;              /* MPAR/MSEQ: LB0 */
+    unsigned elems;              /* work items per kernel (per block) */
+    unsigned out_off, out_bytes; /* output compared with native */
+    Fill fill;
+    Tol tol;
     NativeFn native;
-    bool scalar;           /* has a scalar-block variant */
-    const char *ref_env;   /* has a reference variant selected by this */
+    bool scalar;         /* has a scalar-block variant */
+    const char *ref_env; /* has a reference variant selected by this */
 } CaseDef;
 
+/* The MPAR header: ri0 = x, ri1 = y, ri2 = z, ri3 = 3.0f, LB0 = s4. */
+#define HDR_MPAR                                                                                   \
+    "    BSTART.MPAR VS16\n    B.TEXT .body\n    B.IOR [s0, s1, s3],[]\n"                          \
+    "    B.IOR [s5],[]\n    B.DIM s4, 0, ->lb0\n"
+/* MSEQ: ri0 = x, ri1 = z, ri2 = the row pitch; LB0 = s4 columns, LB1 = s6 rows */
+#define HDR_MSEQ_ROWS                                                                              \
+    "    BSTART.MSEQ VS16\n    B.TEXT .body\n    B.IOR [s0, s3, s7],[]\n"                          \
+    "    B.DIM s4, 0, ->lb0\n    B.DIM s6, 0, ->lb1\n"
+
+#define SAXPY_OUT_BODY                                                                             \
+    "    v.lwi.brg [ri0, lc0<<2, 0], ->vt.w\n"                                                     \
+    "    v.fmul vt#1.fs, ri3.fs, ->vt.w\n"                                                         \
+    "    v.lwi.brg [ri1, lc0<<2, 0], ->vt.w\n"                                                     \
+    "    v.fadd vt#2.fs, vt#1.fs, ->vt.w\n"                                                        \
+    "    v.swi.brg vt#1.uw, [ri2, lc0<<2, 0]\n"
+#define SAXPY_IN_BODY                                                                              \
+    "    v.lwi.brg [ri0, lc0<<2, 0], ->vt.w\n"                                                     \
+    "    v.fmul vt#1.fs, ri3.fs, ->vt.w\n"                                                         \
+    "    v.lwi.brg [ri1, lc0<<2, 0], ->vt.w\n"                                                     \
+    "    v.fadd vt#2.fs, vt#1.fs, ->vt.w\n"                                                        \
+    "    v.swi.brg vt#1.uw, [ri1, lc0<<2, 0]\n"
+/* tests/optest/softmax/softmax.s */
+#define SOFTMAX_BODY                                                                               \
+    "    v.mul lc1.ud, ri2.ud, ->vu.d\n"                                                           \
+    "    v.lw.brg [ri0, lc0<<2, vu#1.ud], ->vt.w\n"                                                \
+    "    v.rdfmax vt#1.fs, ->t.w\n"                                                                \
+    "    v.fsub vt#1.fs, t#1.fs, ->vt.w\n"                                                         \
+    "    v.fexp vt#1.fs, ->vt.w\n"                                                                 \
+    "    v.rdfadd vt#1.fs, ->t.w\n"                                                                \
+    "    v.fdiv vt#1.fs, t#1.fs, ->vt.w\n"                                                         \
+    "    v.sw.u.brg vt#1.uw, [ri1, lc0<<2, vu#1.ud]\n"
+
+#define K1M (1u << 20)
+
 static const CaseDef defs[] = {
-    { "mpar vadd i32", K_MPAR,
+    { "mpar vadd i32", K_MPAR, NULL,
       "    v.lwi.brg [ri0, lc0<<2, 0], ->vt.w\n"
       "    v.lwi.brg [ri1, lc0<<2, 0], ->vt.w\n"
       "    v.add vt#1.sw, vt#2.sw, ->vt.w\n"
       "    v.swi.brg vt#1.sw, [ri2, lc0<<2, 0]\n",
-      NULL, 0, 0, NLANES, NLANES * 4, false, native_vadd, true, NULL },
-    { "mpar saxpy f32", K_MPAR,
+      NULL, 0, 0, 4096, 4096, Z_OFF, 4096 * 4, F_INT, T_EXACT, bk_vadd_4k, true, NULL },
+    { "mpar saxpy f32", K_MPAR, NULL, SAXPY_OUT_BODY, NULL, 0, 0, 4096, 4096, Z_OFF, 4096 * 4, F_FP,
+      T_ULP, bk_saxpy_4k, false, NULL },
+    { "mpar saxpy f32 64K", K_MPAR, NULL, SAXPY_OUT_BODY, NULL, 0, 0, 65536, 65536, Z_OFF,
+      65536 * 4, F_FP, T_ULP, bk_saxpy_64k, false, NULL },
+    { "mpar saxpy f32 1M", K_MPAR, NULL, SAXPY_OUT_BODY, NULL, 0, 0, K1M, K1M, Z_OFF, K1M * 4, F_FP,
+      T_ULP, bk_saxpy_1m, false, NULL },
+    { "mpar saxpy-in f32 64K", K_MPAR, NULL, SAXPY_IN_BODY, NULL, 0, 0, 65536, 65536, Y_OFF,
+      65536 * 4, F_FP, T_ULP, bk_saxpy_in_64k, false, NULL },
+    { "mpar saxpy-in f32 1M", K_MPAR, NULL, SAXPY_IN_BODY, NULL, 0, 0, K1M, K1M, Y_OFF, K1M * 4,
+      F_FP, T_ULP, bk_saxpy_in_1m, false, NULL },
+    { "mseq softmax f32 64x1024", K_MPAR, HDR_MSEQ_ROWS, SOFTMAX_BODY, NULL, 64, 1024, 1024, 65536,
+      Z_OFF, 65536 * 4, F_FP, T_REL, bk_softmax_64x1024, false, NULL },
+    { "mseq softmax f32 1x65536", K_MPAR, HDR_MSEQ_ROWS, SOFTMAX_BODY, NULL, 1, 65536, 65536, 65536,
+      Z_OFF, 65536 * 4, F_FP, T_REL, bk_softmax_1x65536, false, NULL },
+    { "mseq rdadd i32 64K", K_MPAR, NULL,
       "    v.lwi.brg [ri0, lc0<<2, 0], ->vt.w\n"
-      "    v.fmul vt#1.fs, ri3.fs, ->vt.w\n"
-      "    v.lwi.brg [ri1, lc0<<2, 0], ->vt.w\n"
-      "    v.fadd vt#2.fs, vt#1.fs, ->vt.w\n"
+      "    v.rdadd vt#1.sw, ->t.d\n"
+      "    v.cmp.eqi lc0.ud, 0, ->p\n" /* lane 0 stores the sum */
+      "    v.add t#1.sd, zero.sd, ->vt.d\n"
+      "    v.sdi.brg vt#1.sd, [ri2, lc0<<3, 0]\n",
+      NULL, 0, 0, 65536, 65536, Z_OFF, 8, F_INT, T_EXACT, bk_rdadd_64k, false, NULL },
+    { "mpar gather i32 64K", K_MPAR, NULL,
+      "    v.lwi.brg [ri0, lc0<<2, 0], ->vt.w\n"
+      "    v.lw.brg [ri1, vt#1.uw<<2], ->vt.w\n"
       "    v.swi.brg vt#1.uw, [ri2, lc0<<2, 0]\n",
-      NULL, 0, 0, NLANES, NLANES * 4, true, native_saxpy, false, NULL },
-    { "tepl tadd f32 32x32", K_TEPL,
+      NULL, 0, 0, 65536, 65536, Z_OFF, 65536 * 4, F_GATHER, T_EXACT, bk_gather_64k, false, NULL },
+    { "tepl tadd f32 32x32", K_TEPL, NULL,
       "    BSTART.TEPL TADD, FP32\n    C.B.DIMI 32, ->lb0\n    C.B.DIMI 32, ->lb1\n"
       "    B.IOTI [t#2, t#1], last ->u<4KB>\n",
-      "FP32", 32, 32, 1024, 4096, true, native_tadd_f32, false, "LINX_TEPL_REFERENCE" },
-    { "tepl tadd i8 64x64", K_TEPL,
+      "FP32", 32, 32, 0, 1024, Z_OFF, 4096, F_FP, T_ULP, bk_tadd_f32, false,
+      "LINX_TEPL_REFERENCE" },
+    { "tepl tadd i8 64x64", K_TEPL, NULL,
       "    BSTART.TEPL TADD, INT8\n    C.B.DIMI 64, ->lb0\n    C.B.DIMI 64, ->lb1\n"
       "    B.IOTI [t#2, t#1], last ->u<4KB>\n",
-      "INT8", 64, 64, 4096, 4096, false, native_tadd_i8, false, "LINX_TEPL_REFERENCE" },
-    { "cube tmatmul f32 32^3", K_CUBE,
+      "INT8", 64, 64, 0, 4096, Z_OFF, 4096, F_INT, T_EXACT, bk_tadd_i8, false,
+      "LINX_TEPL_REFERENCE" },
+    { "cube tmatmul f32 32^3", K_CUBE, NULL,
       "    BSTART.CUBE TMATMUL, FP32\n    C.B.DIMI 32, ->lb0\n    C.B.DIMI 32, ->lb1\n"
       "    C.B.DIMI 32, ->lb2\n    B.ARG NORM\n    B.IOTI [t#1, u#1], last\n",
-      "FP32", 32, 32, 32768, 4096, true, native_mm_f32, false, "LINX_CUBE_REFERENCE" },
-    { "cube tmatmul i8 32^3", K_CUBE,
+      "FP32", 32, 32, 0, 32768, Z_OFF, 4096, F_FP, T_ULP, bk_mm_f32, false, "LINX_CUBE_REFERENCE" },
+    { "cube tmatmul i8 32^3", K_CUBE, NULL,
       "    BSTART.CUBE TMATMUL, INT8\n    C.B.DIMI 32, ->lb0\n    C.B.DIMI 32, ->lb1\n"
       "    C.B.DIMI 32, ->lb2\n    B.ARG NORM\n    B.IOTI [t#1, u#1], last\n",
-      "INT8", 32, 32, 32768, 4096, false, native_mm_i8, false, "LINX_CUBE_REFERENCE" },
+      "INT8", 32, 32, 0, 32768, Z_OFF, 4096, F_INT, T_EXACT, bk_mm_i8, false,
+      "LINX_CUBE_REFERENCE" },
 };
 #define NDEFS (sizeof(defs) / sizeof(defs[0]))
 
-enum { V_NATIVE, V_JIT, V_INTERP, V_SCALAR, V_REF, V__COUNT };
-static const char *const vname[V__COUNT] = { "native", "jit", "interp", "scalar", "reference" };
+enum { V_NATIVE, V_JIT, V_INTERP, V_NOSIMD, V_SCALAR, V_REF, V__COUNT };
+static const char *const vname[V__COUNT] = { "native", "jit",    "interp",
+                                             "nosimd", "scalar", "reference" };
 
 typedef struct Guest {
     GuestMemory *gm;
     LinxExecContext *ec;
     CPULinxState *env;
     uint64_t loop;
-    uint8_t *host;         /* DATA_BASE, host view */
-    unsigned per_iter;     /* kernels per loop iteration */
+    uint8_t *host;     /* DATA_BASE, host view */
+    unsigned per_iter; /* kernels per loop iteration */
 } Guest;
 
 typedef struct Case {
     const CaseDef *d;
-    Guest g[V__COUNT];     /* [V_NATIVE] unused */
+    Guest g[V__COUNT]; /* [V_NATIVE] unused */
     bool present[V__COUNT];
-    uint8_t *nmem;         /* native copy of the data area */
-    long runs[V__COUNT];   /* kernels per timed run */
+    uint8_t *nmem;       /* native copy of the data area */
+    long runs[V__COUNT]; /* kernels per timed run */
     double ns[V__COUNT][ROUNDS];
 } Case;
 
@@ -250,8 +241,9 @@ static size_t program(char *src, const CaseDef *d, bool scalar)
                "    .text\n    .globl _start\n_start:\n    C.BSTART.STD FALL\n"
                "    hl.lis %" PRIu64 ", ->s0\n    hl.lis %" PRIu64 ", ->s1\n"
                "    hl.lis %" PRIu64 ", ->s3\n    hl.lis %u, ->s4\n"
-               "    hl.lis 0x40400000, ->s5\n",
-               DATA_BASE + X_OFF, DATA_BASE + Y_OFF, DATA_BASE + Z_OFF, d->elems);
+               "    hl.lis 0x40400000, ->s5\n    hl.lis %u, ->s6\n    hl.lis %u, ->s7\n",
+               DATA_BASE + X_OFF, DATA_BASE + Y_OFF, DATA_BASE + Z_OFF,
+               d->kind == K_MPAR || scalar ? d->lanes : d->elems, d->rows, d->lanes * 4);
     if (d->kind != K_MPAR) {
         /* TEPL: a (t#2) and b (t#1), ND; CUBE: A an NZ tile (t#1), B a ZN
          * tile (u#1). */
@@ -281,9 +273,7 @@ static size_t program(char *src, const CaseDef *d, bool scalar)
                    "    addi a1, 4, ->a1\n    addi a2, 4, ->a2\n    subi a5, 1, ->a5\n"
                    "    setc.nei a5, 0\n");
     } else if (d->kind == K_MPAR) {
-        len = emit(src, len,
-                   "    BSTART.MPAR VS16\n    B.TEXT .body\n    B.IOR [s0, s1, s3],[]\n"
-                   "    B.IOR [s5],[]\n    B.DIM s4, 0, ->lb0\n");
+        len = emit(src, len, "%s", d->header ? d->header : HDR_MPAR);
     } else {
         for (unsigned u = 0; u < per; u++) {
             len = emit(src, len, "%s", d->body);
@@ -298,16 +288,23 @@ static size_t program(char *src, const CaseDef *d, bool scalar)
     return len;
 }
 
+static unsigned fill_count(const CaseDef *d)
+{
+    return d->kind == K_MPAR ? d->elems : 0x5000 / 4;
+}
+
 static void fill(uint8_t *m, const CaseDef *d)
 {
-    for (unsigned i = 0; i < 0x5000 / 4; i++) {
+    for (unsigned i = 0; i < fill_count(d); i++) {
         uint32_t x = i * 2654435761u, y = i * 40503u + 7;
 
-        if (d->fp) {
+        if (d->fill == F_FP) {
             float fx = (float)(int)(x % 2001) / 64.0f - 15.0f, fy = (float)(int)(y % 999) / 8.0f;
 
             memcpy(&x, &fx, 4);
             memcpy(&y, &fy, 4);
+        } else if (d->fill == F_GATHER) {
+            x = (x ^ (x >> 15)) & 0xffff; /* an index into the 64K-entry table */
         }
         memcpy(m + X_OFF + i * 4, &x, 4);
         memcpy(m + Y_OFF + i * 4, &y, 4);
@@ -342,7 +339,8 @@ static void guest_build(Guest *g, const CaseDef *d, unsigned v)
         !guest_mem_map(g->gm, DATA_BASE, DATA_SIZE, GM_PROT_READ | GM_PROT_WRITE, false) ||
         guest_mem_write(g->gm, CODE_BASE, img, img_len, NULL) != GM_OK ||
         guest_mem_window(g->gm, DATA_BASE, 1, DATA_SIZE, DATA_SIZE, GM_PROT_READ | GM_PROT_WRITE,
-                         &g->host, NULL) != GM_OK || !g->host) {
+                         &g->host, NULL) != GM_OK ||
+        !g->host) {
         die("guest memory", d->name);
     }
     free(img);
@@ -395,20 +393,36 @@ static const uint8_t *guest_out(Guest *g, const CaseDef *d)
     if (d->kind == K_CUBE) {
         return g->env->tiles->acc.data;
     }
-    return g->host + Z_OFF;
+    return g->host + d->out_off;
 }
 
 static void check(Case *c, unsigned v)
 {
     const CaseDef *d = c->d;
-    const uint8_t *out = guest_out(&c->g[v], d), *want = c->nmem + Z_OFF;
+    const uint8_t *out = guest_out(&c->g[v], d), *want = c->nmem + d->out_off;
 
     for (unsigned i = 0; i < d->out_bytes; i += 4) {
         uint32_t a, b;
+        float fa, fb;
+        bool ok;
 
         memcpy(&a, out + i, 4);
         memcpy(&b, want + i, 4);
-        if (a != b && !(d->fp && (a - b + 1u) <= 2u)) {
+        memcpy(&fa, &a, 4);
+        memcpy(&fb, &b, 4);
+        switch (d->tol) {
+        case T_ULP:
+            ok = a == b || (a - b + 1u) <= 2u;
+            break;
+        /* softmax: the native expf is not correctly rounded */
+        case T_REL:
+            ok = a == b || fabsf(fa - fb) <= 4e-6f * fabsf(fb);
+            break;
+        default:
+            ok = a == b;
+            break;
+        }
+        if (!ok) {
             fprintf(stderr, "bench-kernels: %s (%s): byte %u: 0x%08x, native 0x%08x\n", d->name,
                     vname[v], i, a, b);
             exit(1);
@@ -416,7 +430,7 @@ static void check(Case *c, unsigned v)
     }
 }
 
-static void case_setup(Case *c, const CaseDef *d)
+static void case_setup(Case *c, const CaseDef *d, const char *variants)
 {
     memset(c, 0, sizeof(*c));
     c->d = d;
@@ -428,8 +442,13 @@ static void case_setup(Case *c, const CaseDef *d)
     fill(c->nmem, d);
     d->native(c->nmem);
     c->present[V_NATIVE] = c->present[V_JIT] = c->present[V_INTERP] = true;
+    c->present[V_NOSIMD] = d->kind == K_MPAR;
     c->present[V_SCALAR] = d->scalar;
     c->present[V_REF] = d->ref_env != NULL;
+    for (unsigned v = V_INTERP; variants && v < V__COUNT; v++) {
+        /* -v: only these (native and jit always: the ratios' bases) */
+        c->present[v] = c->present[v] && strstr(variants, vname[v]) != NULL;
+    }
     for (unsigned v = V_JIT; v < V__COUNT; v++) {
         if (!c->present[v]) {
             continue;
@@ -438,6 +457,7 @@ static void case_setup(Case *c, const CaseDef *d)
             /* Read when the kernel blocks are translated (first run). */
             setenv(d->ref_env, v == V_REF ? "1" : "0", 1);
         }
+        setenv("LINX_KERNEL_NOSIMD", v == V_NOSIMD ? "1" : "0", 1);
         guest_build(&c->g[v], d, v);
         guest_run(&c->g[v], 1);
         check(c, v);
@@ -445,6 +465,7 @@ static void case_setup(Case *c, const CaseDef *d)
     if (d->ref_env) {
         unsetenv(d->ref_env);
     }
+    unsetenv("LINX_KERNEL_NOSIMD");
 }
 
 static void case_free(Case *c)
@@ -514,10 +535,38 @@ static double median(const double *v)
     return s[ROUNDS / 2];
 }
 
+/* The date and the machine, for quoting the table (docs/performance.md). */
+static void print_machine(void)
+{
+    char model[256] = "unknown CPU", line[512], stamp[64];
+    double load[3] = { 0, 0, 0 };
+    time_t now = time(NULL);
+    FILE *f = fopen("/proc/cpuinfo", "r");
+
+    while (f && fgets(line, sizeof(line), f)) {
+        char *colon = strchr(line, ':');
+        if (strncmp(line, "model name", 10) == 0 && colon) {
+            snprintf(model, sizeof(model), "%s", colon + 2);
+            model[strcspn(model, "\n")] = 0;
+            break;
+        }
+    }
+    if (f) {
+        fclose(f);
+    }
+    if (getloadavg(load, 3) < 0) {
+        load[0] = load[1] = load[2] = 0;
+    }
+    strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    printf("\n%s, %s (%ld CPUs, load %.2f %.2f %.2f); native: bench-kernels-native.c at -O2.\n",
+           stamp, model, sysconf(_SC_NPROCESSORS_ONLN), load[0], load[1], load[2]);
+}
+
 int main(int argc, char **argv)
 {
     double seconds = 0.1;
     const char *only = NULL;
+    const char *variants = NULL;
     bool on[NDEFS];
     static Case cases[NDEFS];
 
@@ -526,8 +575,11 @@ int main(int argc, char **argv)
             seconds = atof(argv[++i]);
         } else if (strcmp(argv[i], "-k") == 0 && i + 1 < argc) {
             only = argv[++i];
+        } else if (strcmp(argv[i], "-v") == 0 && i + 1 < argc) {
+            variants = argv[++i];
         } else {
-            fprintf(stderr, "usage: bench-kernels [-t seconds-per-variant] [-k case-substring]\n");
+            fprintf(stderr, "usage: bench-kernels [-t seconds-per-variant] [-k case-substring]"
+                            " [-v variant,...]\n");
             return 2;
         }
     }
@@ -539,7 +591,7 @@ int main(int argc, char **argv)
         if (!on[i]) {
             continue;
         }
-        case_setup(&cases[i], &defs[i]);
+        case_setup(&cases[i], &defs[i], variants);
         calibrate(&cases[i], seconds);
     }
     for (unsigned r = 0; r < ROUNDS; r++) {
@@ -552,32 +604,40 @@ int main(int argc, char **argv)
         }
     }
     printf("Kernels: ns per element (CUBE: per multiply-add) including dispatch, median of %d\n"
-           "rounds; jit/native, interp/jit, scalar/jit (the vadd as ordinary blocks) and\n"
-           "reference/jit (the per-element reference path)\n\n", ROUNDS);
-    printf("%-26s %8s %8s %9s %9s %8s %9s %9s %9s\n", "case", "native", "jit", "interp",
-           "jit/nat", "int/jit", "scalar", "scal/jit", "ref/jit");
+           "rounds; host SIMD: %s.  jit/native, interp/jit, nosimd/jit (the JIT without the\n"
+           "host-SIMD mode), scalar/jit (the vadd as ordinary blocks), reference/jit (the\n"
+           "per-element reference path)\n\n",
+           ROUNDS, vec_isa_name(vec_host_isa()));
+    printf("%-26s %8s %8s %9s %8s %8s %9s %9s %8s\n", "case", "native", "jit", "interp", "jit/nat",
+           "int/jit", "nosim/jit", "scal/jit", "ref/jit");
     for (unsigned i = 0; i < NDEFS; i++) {
         Case *c = &cases[i];
         double n, j, it;
-        char sc[16] = "-", scr[16] = "-", ref[16] = "-";
+        char its[16] = "-", itr[16] = "-", ns[16] = "-", scr[16] = "-", ref[16] = "-";
 
         if (!on[i]) {
             continue;
         }
         n = median(c->ns[V_NATIVE]);
         j = median(c->ns[V_JIT]);
-        it = median(c->ns[V_INTERP]);
-
+        if (c->present[V_INTERP]) {
+            it = median(c->ns[V_INTERP]);
+            snprintf(its, sizeof(its), "%.2f", it);
+            snprintf(itr, sizeof(itr), "%.1f", it / j);
+        }
+        if (c->present[V_NOSIMD]) {
+            snprintf(ns, sizeof(ns), "%.2f", median(c->ns[V_NOSIMD]) / j);
+        }
         if (c->present[V_SCALAR]) {
-            snprintf(sc, sizeof(sc), "%.2f", median(c->ns[V_SCALAR]));
             snprintf(scr, sizeof(scr), "%.2f", median(c->ns[V_SCALAR]) / j);
         }
         if (c->present[V_REF]) {
             snprintf(ref, sizeof(ref), "%.2f", median(c->ns[V_REF]) / j);
         }
-        printf("%-26s %8.3f %8.3f %9.2f %9.2f %8.1f %9s %9s %9s\n", c->d->name, n, j, it, j / n,
-               it / j, sc, scr, ref);
+        printf("%-26s %8.3f %8.3f %9s %8.2f %8s %9s %9s %8s\n", c->d->name, n, j, its, j / n, itr,
+               ns, scr, ref);
     }
+    print_machine();
     for (unsigned i = 0; i < NDEFS; i++) {
         if (on[i]) {
             case_free(&cases[i]);

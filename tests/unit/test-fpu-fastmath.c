@@ -81,6 +81,14 @@ static void exp_point(Worst *w, double x)
         LinxV2d v = linx_exp_fast2((LinxV2d){ x, -x < LINX_EXP_FAST_MAX ? -x : 0 });
         assert_true(linx_fm_bits(v[0]) == linx_fm_bits((double)got));
     }
+    {
+        /* and the eight-lane form, in every position */
+        unsigned pos = (unsigned)(linx_fm_bits(x) % 8);
+        LinxV8d v = { 0, 1, -1, 0.5, -0.5, 2, -2, 3 }, y;
+        v[pos] = x;
+        linx_exp_fast8(&y, &v);
+        assert_true(linx_fm_bits(y[pos]) == linx_fm_bits((double)got));
+    }
     e = (double)fabsl((got - ref) / ref);
     w->n++;
     if (e > w->err) {

@@ -476,15 +476,16 @@ static void test_random_kernels(void **state)
     free(g.buf);
 }
 
-/* Vector mode against the lane-by-lane code (LINX_KERNEL_LANEWISE=1),
- * under the JIT and the interpreter: the same memory, registers, FCSR,
- * insn_count, lane counters and traps. */
+/* Vector mode (LINX_KERNEL_NOSIMD=1 under the JIT, and the interpreter)
+ * and the SIMD mode (the JIT's default) against the lane-by-lane code
+ * (LINX_KERNEL_LANEWISE=1), under the JIT and the interpreter: the same
+ * memory, registers, FCSR, insn_count, lane counters and traps. */
 static void test_vector_kernels(void **state)
 {
     Gen g = { 0, malloc(4096), 0, 4096 };
     const char *one = getenv("LINX_KDIFF_SEED");
-    unsigned n = one ? 1 : VEC_PROGRAMS, traps = 0, vec = 0;
-    Outcome *o = calloc(4, sizeof(Outcome));
+    unsigned n = one ? 1 : VEC_PROGRAMS, traps = 0, vec = 0, simd = 0;
+    Outcome *o = calloc(5, sizeof(Outcome));
 
     (void)state;
     for (unsigned i = 0; i < n; i++) {
@@ -495,27 +496,33 @@ static void test_vector_kernels(void **state)
         run_one(g.buf, LINX_ACCEL_JIT, false, &o[0]);
         run_one(g.buf, LINX_ACCEL_INTERP, false, &o[1]);
         assert_int_equal(unsetenv("LINX_KERNEL_LANEWISE"), 0);
+        assert_int_equal(setenv("LINX_KERNEL_NOSIMD", "1", 1), 0);
         run_one(g.buf, LINX_ACCEL_JIT, false, &o[2]);
+        assert_int_equal(unsetenv("LINX_KERNEL_NOSIMD"), 0);
         run_one(g.buf, LINX_ACCEL_INTERP, false, &o[3]);
+        run_one(g.buf, LINX_ACCEL_JIT, false, &o[4]);
         traps += o[0].excp == EXCP_TRAP && (o[0].trapno & 0x3f) != LINX_TRAP_SW_BREAKPOINT;
         assert_int_equal(o[0].vec_lanes + o[1].vec_lanes, 0);
         assert_int_equal(o[2].vec_lanes, o[3].vec_lanes);
         vec += o[2].vec_lanes != 0;
+        simd += o[4].vec_lanes != 0;
         if (!same(&o[0], &o[1], true) || !same(&o[0], &o[2], true) ||
-            !same(&o[0], &o[3], true)) {
+            !same(&o[0], &o[3], true) || !same(&o[0], &o[4], true)) {
             fprintf(stderr, "vector kernel diff: seed %llu differs (lanewise jit / interp, "
-                            "vector jit / interp):\nexcp %d %d %d %d insns %llu %llu %llu %llu "
-                            "fcsr %llx %llx %llx %llx\n%s\n",
+                            "vector jit / interp, simd jit):\nexcp %d %d %d %d %d insns %llu "
+                            "%llu %llu %llu %llu fcsr %llx %llx %llx %llx %llx\n%s\n",
                     (unsigned long long)seed, o[0].excp, o[1].excp, o[2].excp, o[3].excp,
-                    (unsigned long long)o[0].insn_count, (unsigned long long)o[1].insn_count,
-                    (unsigned long long)o[2].insn_count, (unsigned long long)o[3].insn_count,
+                    o[4].excp, (unsigned long long)o[0].insn_count,
+                    (unsigned long long)o[1].insn_count, (unsigned long long)o[2].insn_count,
+                    (unsigned long long)o[3].insn_count, (unsigned long long)o[4].insn_count,
                     (unsigned long long)o[0].fcsr, (unsigned long long)o[1].fcsr,
-                    (unsigned long long)o[2].fcsr, (unsigned long long)o[3].fcsr, g.buf);
+                    (unsigned long long)o[2].fcsr, (unsigned long long)o[3].fcsr,
+                    (unsigned long long)o[4].fcsr, g.buf);
             fail();
         }
     }
     print_message("vector kernel diff: %u programs, %u ended in a trap other than EBREAK, %u ran"
-                  " lanes in vector mode\n", n, traps, vec);
+                  " lanes in vector mode, %u in SIMD mode\n", n, traps, vec, simd);
     /* most bodies are vector mode's; some chunks fall back (faults,
      * overlapping ranges, misaligned bases) */
     assert_true(one || vec > n / 2);

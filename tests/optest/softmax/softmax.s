@@ -1,5 +1,5 @@
 # Operator suite "softmax": row-wise softmax of a rows x cols fp32 matrix
-# (cols = a0 <= 1024, rows = a1).  One lane per element, one group (LB1)
+# (cols = a0, rows = a1, cols x rows <= MAXE).  One lane per element, one group (LB1)
 # per row; the row maximum and the sum are cross-lane reductions (V.RDFMAX,
 # V.RDFADD), so the body runs in three phases (docs/kernels.md).
     .equ MAXE, 8192
