@@ -201,5 +201,8 @@ bool gen_tma_commit(DisasContext *ctx);
 /* End the TB with the raise of @f at the block's BPC, recording f->rule
  * in env->tile_fault (helper_tma_raise; TMA, TEPL and CUBE rules). */
 void gen_tile_fault_raise(DisasContext *ctx, const TmaFault *f);
+/* The same with the trap given (rule @rule recorded for the report). */
+struct LinxTileTrap;
+void gen_tile_trap_raise(DisasContext *ctx, unsigned rule, const struct LinxTileTrap *t);
 
 #endif /* LINX_TARGET_TRANSLATE_INTERNAL_H */

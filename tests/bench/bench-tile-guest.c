@@ -51,6 +51,7 @@
 
 #if defined(__x86_64__)
 #include "hw/linx/tma-avx2-inline.h"
+#include "target/linx/tma-header.h"
 #define BENCH_AVX2 1
 #define AVX2_FN __attribute__((noinline, target("avx2")))
 #endif

@@ -28,7 +28,7 @@
 
 #include "difftest-gen.h"
 #include "hw/core/guest-memory.h"
-#include "hw/linx/tile-engine.h"
+#include "target/linx/tile-engine.h"
 #include "hw/linx/tile-regs.h"
 #include "linx-as.h"
 #include "target/linx/cpu.h"

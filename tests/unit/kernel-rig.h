@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "hw/core/guest-memory.h"
-#include "hw/linx/tile-engine.h"
+#include "target/linx/tile-engine.h"
 #include "hw/linx/tile-regs.h"
 #include "target/linx/cpu.h"
 #include "tcg/exec.h"
