@@ -39,8 +39,9 @@ import sys
 # and the debugger together.
 MACHINE_ASSEMBLY = ['hw/linx/virt*']
 LAYERS = [
-    ('util', 'host helpers: ELF files, options, file writes',
-     ['util/*']),
+    ('util', 'host helpers: ELF files, options, file writes; the IEEE floating-point '
+     'library (fpu/, as QEMU\'s)',
+     ['util/*', 'fpu/*']),
     ('hw', 'device models: guest memory, tile registers, buffers, TMA, cube, TEPL; '
      'plain parameter structs in, a device status out',
      ['hw/*']),
@@ -59,7 +60,7 @@ LAYERS = [
      ['tests/*']),
 ]
 
-SOURCE_DIRS = ['util', 'hw', 'tcg', 'target', 'linux-user', 'gdbstub', 'tools', 'tests']
+SOURCE_DIRS = ['util', 'fpu', 'hw', 'tcg', 'target', 'linux-user', 'gdbstub', 'tools', 'tests']
 SOURCE_SUFFIXES = ('.c', '.h', '.inc')
 # Directories searched for "..." includes after the including file's own
 # (meson's include_directories: the root for everything, target/linx for
