@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "hw/linx/buffers-loaddata.h"
+#include "hw/linx/buffers-mmio.h"
 #include "hw/linx/tile-dtype.h"
 #include "target/linx/cpu.h"
 #include "target/linx/tile-trap.h"
