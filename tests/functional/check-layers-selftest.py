@@ -131,6 +131,49 @@ with tempfile.TemporaryDirectory() as d:
     rc, out = run(d, '--baseline', bl)
     check(rc == 1 and 'stale entry' in out, 'a stale baseline entry fails')
 
+# The directory graph (docs/architecture.md's picture): one node per
+# directory, the virt machine assembly a node of its own in the front end,
+# an edge per directory pair with an include, red when it points up; the
+# committed .dot/.svg pair is checked for staleness.
+with tempfile.TemporaryDirectory() as d:
+    tree = dict(CLEAN)
+    tree['tcg/exec.c'] = '#include "tcg/exec-internal.h"\n#include "target/cpu/cpu.h"\n'
+    make_tree(d, tree)
+    dot = os.path.join(d, 'layers.dot')
+    rc, out = run(d, '--dot-dirs', dot)
+    text = open(dot).read() if os.path.exists(dot) else ''
+    check(rc == 0 and text.startswith('// Generated'), '--dot-dirs writes the graph (exit 0)')
+    edges = set()
+    for line in text.splitlines():
+        if ' -> ' in line and 'invis' not in line:
+            a, b = line.strip().rstrip(';').split(' [')[0].split(' -> ')
+            edges.add((a.strip('"'), b.strip('"'), 'red' in line))
+    want = {('tcg', 'hw/dev', False), ('tcg', 'target/cpu', True),
+            ('target/cpu', 'tcg', False), ('hw/dev', 'util', False),
+            ('hw/linx/virt*', 'target/cpu', False), ('hw/linx/virt*', 'gdbstub', False),
+            ('gdbstub', 'target/cpu', False), ('tools/as', 'gdbstub', False)}
+    check(edges == want, f'the directory edges are those of the tree, the upward one red '
+                         f'(extra {sorted(edges - want)}, missing {sorted(want - edges)})')
+    check('"hw/linx/virt*"' in text.split('cluster_front')[1].split('}')[0],
+          'the virt machine assembly is drawn in the front-end layer')
+    check('tests' not in text, 'tests are not drawn')
+    svg = os.path.join(d, 'layers.svg')
+    titles = ['layers'] + [f'cluster_{n}' for n in ('util', 'hw', 'tcg', 'target', 'front',
+                                                     'tools')]
+    titles += ['util', 'hw/dev', 'tcg', 'target/cpu', 'gdbstub', 'hw/linx/virt*', 'tools/as']
+    titles += [f'{a}&#45;&gt;{b}' for a, b, _ in want]
+    with open(svg, 'w') as f:
+        f.write(''.join(f'<g><title>{t}</title></g>\n' for t in titles))
+    rc, out = run(d, '--check-dot-dirs', dot)
+    check(rc == 0 and 'are current' in out, '--check-dot-dirs passes on a current pair')
+    with open(svg, 'w') as f:
+        f.write(''.join(f'<g><title>{t}</title></g>\n' for t in titles[:-1]))
+    rc, out = run(d, '--check-dot-dirs', dot)
+    check(rc == 1 and 'does not draw' in out, '--check-dot-dirs fails on an SVG missing an edge')
+    make_tree(d, {'tools/as/main.c': '#include "gdbstub/stub.h"\n#include "util/log.h"\n'})
+    rc, out = run(d, '--check-dot-dirs', dot)
+    check(rc == 1 and 'is stale' in out, '--check-dot-dirs fails when an include adds an edge')
+
 # The real tree's layer table covers every source directory.
 rc, out = subprocess.run([sys.executable, CHECKER, '--table'], capture_output=True,
                          text=True).returncode, ''
