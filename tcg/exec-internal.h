@@ -48,8 +48,7 @@ struct LinxExecContext {
     /* Translation. */
     IRContext *ir;
     LinxInterp *interp;
-    LinxTranslateInitFn translate_init;
-    LinxTranslateFn translate;
+    const LinxTargetOps *target;
 
     /* JIT. */
     int vec_isa;            /* VecIsa of the vector lane programs (tcg/vec.h) */

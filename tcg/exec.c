@@ -32,13 +32,6 @@
 #include "tcg/softmmu.h"
 #include "tcg/vec.h"
 
-#if LINX_HAVE_TRANSLATOR
-#include "target/linx/kernel-simd.h"
-#include "target/linx/translate.h"
-#endif
-#if LINX_HAVE_DISAS
-#include "target/linx/disas.h"
-#endif
 #if LINX_HAVE_OPTIMIZER
 #include "tcg/optimize.h"
 #endif
@@ -83,25 +76,19 @@ LinxExecContext *linx_exec_new(const LinxExecOptions *opts, char *err, size_t er
                          (ec->trace ? TB_F_TRACE : 0);
     ec->breakpoints = g_hash_table_new(g_direct_hash, g_direct_equal);
 
-    ec->translate_init = opts->translate_init;
-    ec->translate = opts->translate;
-#if LINX_HAVE_TRANSLATOR
-    if (!ec->translate) {
-        ec->translate_init = linx_translate_init;
-        ec->translate = linx_translate_block;
-    }
-#endif
-    if (!ec->translate) {
-        snprintf(err, errlen, "no front end: this build has no LinxISA translator and none "
-                 "was given (LinxExecOptions.translate)");
+    ec->target = opts->target;
+    if (!ec->target || !ec->target->translate) {
+        snprintf(err, errlen, "no front end: %s%s has no translator (LinxExecOptions.target)",
+                 ec->target ? "target " : "no target given, or this build's target",
+                 ec->target && ec->target->name ? ec->target->name : "");
         linx_commit_trace_close(ec->trace);
         linx_log_close(&ec->log);
         g_free(ec);
         return NULL;
     }
     ec->ir = ir_context_new();
-    if (ec->translate_init) {
-        ec->translate_init(ec->ir);
+    if (ec->target->translate_init) {
+        ec->target->translate_init(ec->ir);
     }
     ec->interp = interp_new(ec->ir);
     tb_cache_init(ec);
@@ -241,9 +228,9 @@ void linx_exec_detach_cpu(LinxExecContext *ec, CPULinxState *env)
     }
     memmove(&ec->cpus[i], &ec->cpus[i + 1], (ec->ncpus - (unsigned)i - 1) * sizeof(ec->cpus[0]));
     ec->ncpus--;
-#if LINX_HAVE_TRANSLATOR
-    linx_kernel_release(env); /* large kernels' heap memory */
-#endif
+    if (ec->target->cpu_detach) {
+        ec->target->cpu_detach(env); /* LinxISA: large kernels' heap memory */
+    }
     env->exec = NULL;
     env->trace = NULL;
     if (ec->ncpus == 0 && ec->mem) {
@@ -391,21 +378,19 @@ static void log_in_asm(LinxExecContext *ec, CPULinxState *env, const Translation
         return;
     }
     while (off < tb->size) {
-#if LINX_HAVE_DISAS
-        char text[LINX_DISAS_MAX], hex[64];
-        unsigned len = 0;
-        linx_disas_bytes(code + off, tb->size - off, tb->pc + off, NULL, text, sizeof(text),
-                         &len);
-        if (len == 0) {
-            break;
+        if (ec->target->disas_insn) {
+            char text[1024], hex[64];
+            unsigned len = ec->target->disas_insn(code + off, tb->size - off, tb->pc + off,
+                                                  text, sizeof(text), hex, sizeof(hex));
+            if (len == 0) {
+                break;
+            }
+            fprintf(f, "0x%016" PRIx64 ":  %-18s %s\n", tb->pc + off, hex, text);
+            off += len;
+        } else {
+            fprintf(f, "0x%016" PRIx64 ":  %02x\n", tb->pc + off, code[off]);
+            off++;
         }
-        linx_disas_hex(code + off, len, hex, sizeof(hex));
-        fprintf(f, "0x%016" PRIx64 ":  %-18s %s\n", tb->pc + off, hex, text);
-        off += len;
-#else
-        fprintf(f, "0x%016" PRIx64 ":  %02x\n", tb->pc + off, code[off]);
-        off++;
-#endif
     }
     fputc('\n', f);
     g_free(code);
@@ -472,7 +457,7 @@ static TranslationBlock *tb_gen_code(LinxExecContext *ec, CPULinxState *env, uin
         tb->page_addr[1] = UINT64_MAX;
         t0 = stage_clock(ec);
         ir_reset(ec->ir);
-        ec->translate(env, ec->ir, tb);
+        ec->target->translate(env, ec->ir, tb);
         t1 = stage_clock(ec);
         ec->stats.ns_frontend += t1 - t0;
         ec->stats.guest_insns_translated += tb->icount;
@@ -676,14 +661,11 @@ static void log_cpu_state(LinxExecContext *ec, CPULinxState *env)
 {
     FILE *f = linx_log_file(&ec->log);
 
-#if LINX_HAVE_CPU_DUMP
-    linx_cpu_dump_state(env, f);
-#else
-    fprintf(f, "pc  %016" PRIx64 " bpc %016" PRIx64 "\n", env->pc, env->bpc);
-    for (unsigned i = 0; i < LINX_NUM_GPRS; i++) {
-        fprintf(f, "r%-2u %016" PRIx64 "%s", i, env->gpr[i], (i % 4) == 3 ? "\n" : "  ");
+    if (ec->target->dump_state) {
+        ec->target->dump_state(env, f);
+    } else {
+        fprintf(f, "pc  %016" PRIx64 "\n", env->pc);
     }
-#endif
 }
 
 static uintptr_t run_tb(LinxExecContext *ec, CPULinxState *env, TranslationBlock *tb,

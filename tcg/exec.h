@@ -78,6 +78,27 @@ enum {
 typedef void (*LinxTranslateInitFn)(IRContext *ir);
 typedef void (*LinxTranslateFn)(CPULinxState *env, IRContext *ir, TranslationBlock *tb);
 
+/* What the engine asks of the guest architecture it runs (QEMU's
+ * TCGCPUOps): the target fills one (target/linx/exec-target.c,
+ * linx_target_ops; tests/unit/toy-isa.c a toy one) and hands it over in
+ * LinxExecOptions.target.  The engine names no target function. */
+typedef struct LinxTargetOps {
+    const char *name;                   /* "LinxISA", for messages */
+    LinxTranslateInitFn translate_init; /* once per context; may be NULL */
+    LinxTranslateFn translate;          /* required */
+    /* -d in_asm: disassemble the instruction at @code (@avail bytes) at
+     * guest address @pc into @text and its raw bytes into @hex; returns
+     * its length in bytes, 0 when nothing can be decoded there.  NULL:
+     * the log shows bytes only. */
+    unsigned (*disas_insn)(const uint8_t *code, size_t avail, uint64_t pc, char *text,
+                           size_t textlen, char *hex, size_t hexlen);
+    /* -d cpu: the architectural registers.  NULL: the pc only. */
+    void (*dump_state)(CPULinxState *env, FILE *f);
+    /* The CPU leaves its exec context (linx_exec_detach_cpu): free what
+     * the target keeps per CPU for it.  May be NULL. */
+    void (*cpu_detach)(CPULinxState *env);
+} LinxTargetOps;
+
 /* JIT backend hooks (backend.h). */
 typedef struct LinxBackendOps {
     bool (*init)(BackendState *bs, CodeBuffer *cb);
@@ -101,17 +122,20 @@ typedef struct LinxExecOptions {
      * inline.  Default from LINX_HOST_FAULTS=0 in the environment. */
     bool no_host_faults;
     size_t max_tb_memory; /* TB + IR arena bytes before a flush; 0 = default */
-    /* Hooks; NULL = the built-in ones (when part of the build). */
-    LinxTranslateInitFn translate_init;
-    LinxTranslateFn translate;
+    /* The guest architecture (required; linx_exec_options_init in
+     * target/linx/exec-target.h sets LinxISA's). */
+    const LinxTargetOps *target;
+    /* The JIT backend; NULL = the built-in one (when part of the build). */
     const LinxBackendOps *backend;
 } LinxExecOptions;
 
 typedef struct LinxExecContext LinxExecContext;
 
-/* Defaults: interpreter when no JIT is built, else JIT; LINX_COMMIT_TRACE
- * from the environment. */
-void linx_exec_options_init(LinxExecOptions *opts);
+/* The engine's defaults, no target: interpreter when no JIT is built,
+ * else JIT; LINX_COMMIT_TRACE and LINX_HOST_FAULTS from the environment.
+ * A front end calls its target's init instead (linx_exec_options_init,
+ * target/linx/exec-target.h), which calls this and sets opts->target. */
+void linx_exec_options_defaults(LinxExecOptions *opts);
 
 /* The engine options as a table for util/options.h:
  *   -accel jit|interp   -one-insn-per-tb (-singlestep)   -d ITEMS   -D FILE

@@ -48,6 +48,7 @@
 #include "target/linx/helper-proto.h"
 #include "target/linx/tma-translate.h"
 #include "tcg/exec.h"
+#include "target/linx/exec-target.h"
 
 #if defined(__x86_64__)
 #include "hw/linx/tma-avx2-inline.h"

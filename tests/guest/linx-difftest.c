@@ -34,6 +34,7 @@
 #include "target/linx/cpu.h"
 #include "target/linx/insn-table.h"
 #include "tcg/exec.h"
+#include "target/linx/exec-target.h"
 
 #define MINIMISE_ROUNDS 2000
 
