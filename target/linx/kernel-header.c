@@ -25,7 +25,6 @@
 #include <string.h>
 
 #include "header-form.h"
-#include "helper-gen.h"
 #include "hw/core/guest-memory.h"
 #include "hw/linx/tepl.h"
 #include "hw/linx/tile-cube-fast.h"

@@ -30,10 +30,9 @@
 #include "tile-trap.h"
 #include "tma-header.h"
 #include "tma-translate.h"
-#include "translate-internal.h"
+#include "translate-gen.h"
 #include "profile.h"
 
-#include "helper-gen.h"
 
 enum {
     TMA_IOTI_CODE_4KB = 8,    /* B.IOTI SizeCode: 2^(8 + 4) bytes */
