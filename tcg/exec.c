@@ -56,7 +56,8 @@ LinxExecContext *linx_exec_new(const LinxExecOptions *opts, char *err, size_t er
     LinxExecContext *ec = g_new0(LinxExecContext, 1);
 
     ec->opts = *opts;
-    ec->exception_index = EXCP_NONE;
+    ec->x.exception_index = EXCP_NONE;
+    ec->x.log = &ec->log;
     ec->log.mask = opts->log_mask;
     ec->log.file = opts->log_file;
     if (opts->log_path && !linx_log_open(&ec->log, opts->log_path, err, errlen)) {
@@ -149,7 +150,7 @@ void exec_update_hostfault(LinxExecContext *ec)
      * the TLB, accesses go unchecked and faults to the slow path.  Not
      * while debugger watchpoints are set (they live in TLB tags). */
     bool hf = ec->accel == LINX_ACCEL_JIT && ec->mem && ec->bs.guest_direct &&
-              ec->fault_sites && !ec->opts.no_host_faults && ec->nwatch == 0 &&
+              ec->fault_sites && !ec->opts.no_host_faults && ec->x.nwatch == 0 &&
               host_fault_install() && guest_mem_enable_host_faults(ec->mem);
 
     if (hf != ec->bs.guest_hostfault) {
@@ -536,47 +537,6 @@ TranslationBlock *linx_exec_tb_find(CPULinxState *env, uint64_t pc, uint32_t fla
 /* Exceptions                                                          */
 /* ------------------------------------------------------------------ */
 
-_Noreturn void cpu_loop_exit(CPULinxState *env)
-{
-    LinxExecContext *ec = env->exec;
-
-    if (!ec || ec->running != env) {
-        fprintf(stderr, "linxemu: internal error: cpu_loop_exit outside cpu_exec "
-                "(cpu %u, pc 0x%" PRIx64 ")\n", env->cpu_index, env->pc);
-        abort();
-    }
-    siglongjmp(env->jmp_env, 1);
-}
-
-_Noreturn void linx_cpu_exit_with(CPULinxState *env, int excp)
-{
-    if (env->exec) {
-        env->exec->exception_index = excp;
-    }
-    cpu_loop_exit(env);
-}
-
-_Noreturn void linx_raise_exception(CPULinxState *env, unsigned trapnum, unsigned cause,
-                                    uint64_t traparg0, uint64_t pc)
-{
-    env->trapno = (trapnum & LINX_TRAPNO_NUM_MASK) |
-                  ((uint64_t)(cause & LINX_TRAPNO_CAUSE_MASK) << LINX_TRAPNO_CAUSE_SHIFT) |
-                  LINX_TRAPNO_ARGV;
-    env->traparg0 = traparg0;
-    env->trap_pc = pc;
-    env->pc = pc;
-    if (env->exec && linx_log_enabled(&env->exec->log, LINX_LOG_INT)) {
-        linx_log_printf(&env->exec->log, "trap: cpu %u trapnum %u cause 0x%x traparg0 0x%" PRIx64
-                        " at pc 0x%" PRIx64 "\n", env->cpu_index, trapnum, cause, traparg0, pc);
-    }
-    /* A machine that vectors traps (virt: a guest handler at EVBASE) runs
-     * on at the handler; a single step ends there. */
-    if (env->trap_hook && env->trap_hook(env, env->trap_opaque)) {
-        linx_cpu_exit_with(env, env->exec && env->exec->single_step ? EXCP_DEBUG : EXCP_NONE);
-    }
-    linx_cpu_exit_with(env, EXCP_TRAP);
-}
-
 void linx_exec_unchain(CPULinxState *env)
 {
     if (env->exec) {
@@ -599,7 +559,7 @@ void linx_exec_update_inline_lookup(LinxExecContext *ec)
 {
     /* The inline probe follows indirect jumps without the loop: not when
      * every TB must return to it. */
-    bool on = !ec->nochain && !ec->single_step;
+    bool on = !ec->nochain && !ec->x.single_step;
 
     ec->bs.lookup_info = on ? &linx_helper_lookup_tb_ptr_info : NULL;
     ec->bs.lookup_slow = on ? helper_lookup_tb_ptr : NULL;
@@ -619,11 +579,11 @@ uint64_t helper_lookup_tb_ptr(CPULinxState *env)
 
     /* Fast path: a jump-cache hit that may be entered by a branch. */
     if (tb && tb->pc == pc && tb->flags == flags && !(tb->cflags & TB_C_CFI_BAD) &&
-        !ec->nochain && !ec->single_step && !env->exit_request) {
+        !ec->nochain && !ec->x.single_step && !env->exit_request) {
         return ec->accel == LINX_ACCEL_JIT ? (uint64_t)(uintptr_t)tb->host_code
                                            : (uint64_t)(uintptr_t)tb;
     }
-    if (ec->nochain || ec->single_step || env->exit_request) {
+    if (ec->nochain || ec->x.single_step || env->exit_request) {
         return exit_target(ec);
     }
     tb = tb_lookup(ec, env, pc, flags);
@@ -725,7 +685,7 @@ static int cpu_exec_loop(LinxExecContext *ec, CPULinxState *env)
             return EXCP_INTERRUPT;
         }
         tb = next_tb(ec, env, last, slot);
-        if (last && ec->flush_count == flushes && !ec->nochain && !ec->single_step) {
+        if (last && ec->flush_count == flushes && !ec->nochain && !ec->x.single_step) {
             tb_add_jump(ec, last, slot, tb);
         }
         if (linx_log_enabled(&ec->log, LINX_LOG_CPU)) {
@@ -736,7 +696,7 @@ static int cpu_exec_loop(LinxExecContext *ec, CPULinxState *env)
                             (void *)tb, tb->pc, tb->flags);
         }
         r = run_tb(ec, env, tb, ec->accel);
-        if (ec->single_step) {
+        if (ec->x.single_step) {
             return EXCP_DEBUG;
         }
         last = (TranslationBlock *)(r & ~TB_EXIT_SLOT_MASK);
@@ -754,7 +714,7 @@ static bool exec_enter(CPULinxState *env)
                 env->cpu_index);
         return false;
     }
-    if (ec->running) {
+    if (ec->x.running) {
         fprintf(stderr, "linxemu: internal error: cpu_exec re-entered (cpu %u)\n",
                 env->cpu_index);
         abort();
@@ -764,8 +724,8 @@ static bool exec_enter(CPULinxState *env)
     } else if (!ec->mem && env->mem) {
         watch_memory(ec, env->mem);
     }
-    ec->running = env;
-    ec->exception_index = EXCP_NONE;
+    ec->x.running = env;
+    ec->x.exception_index = EXCP_NONE;
     return true;
 }
 
@@ -783,12 +743,12 @@ int cpu_exec(CPULinxState *env)
             ret = cpu_exec_loop(ec, env);
         } else {
             /* Back from cpu_loop_exit: return its reason, or go on. */
-            ret = ec->exception_index;
-            ec->exception_index = EXCP_NONE;
+            ret = ec->x.exception_index;
+            ec->x.exception_index = EXCP_NONE;
         }
     } while (ret == EXCP_NONE);
     host_fault_leave(prev);
-    ec->running = NULL;
+    ec->x.running = NULL;
     return ret;
 }
 
@@ -807,11 +767,11 @@ int linx_exec_step(CPULinxState *env, LinxAccel accel)
         run_tb(ec, env, tb, accel);
         ret = 0;
     } else {
-        ret = ec->exception_index == EXCP_NONE ? 0 : ec->exception_index;
-        ec->exception_index = EXCP_NONE;
+        ret = ec->x.exception_index == EXCP_NONE ? 0 : ec->x.exception_index;
+        ec->x.exception_index = EXCP_NONE;
     }
     host_fault_leave(prev);
     interp_set_chaining(ec->interp, true);
-    ec->running = NULL;
+    ec->x.running = NULL;
     return ret;
 }

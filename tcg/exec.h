@@ -54,6 +54,7 @@
 #include "util/options.h"
 #include "code-buffer.h"
 #include "commit-trace.h"
+#include "cpu-exit.h"
 #include "ir.h"
 #include "log.h"
 #include "target/linx/cpu.h"
@@ -63,16 +64,6 @@ typedef enum LinxAccel {
     LINX_ACCEL_JIT,
     LINX_ACCEL_INTERP,
 } LinxAccel;
-
-/* Reasons cpu_exec() returns. */
-enum {
-    EXCP_NONE = -1,  /* (internal) keep running */
-    EXCP_EXIT = 1,   /* the guest finished (exit syscall, EXIT register); env->exit_code */
-    EXCP_TRAP = 2,   /* an architectural exception: env->trapno, traparg0, trap_pc */
-    EXCP_DEBUG = 3,  /* breakpoint or single-step stop for the debugger */
-    EXCP_HALTED = 4, /* nothing to run */
-    EXCP_INTERRUPT = 5, /* env->exit_request was set from outside */
-};
 
 /* Front end hooks. */
 typedef void (*LinxTranslateInitFn)(IRContext *ir);
@@ -187,20 +178,6 @@ int linx_exec_vec_isa(const LinxExecContext *ec);
 /* Run until something needs the caller; returns EXCP_*. */
 int cpu_exec(CPULinxState *env);
 
-/* Leave translated code (see the file comment). */
-_Noreturn void cpu_loop_exit(CPULinxState *env);
-/* cpu_loop_exit() that makes cpu_exec() return @excp (EXCP_*). */
-_Noreturn void linx_cpu_exit_with(CPULinxState *env, int excp);
-
-/* Raise an architectural exception at guest pc @pc: env->trapno =
- * trapnum | cause << 24 | ARGV (bit 62, TRAPARG0 valid), env->traparg0,
- * env->trap_pc = env->pc = @pc; cpu_exec() returns EXCP_TRAP.  Logged
- * under -d int.  When env->trap_hook delivers the trap to the guest (the
- * virt machine's EVBASE handlers) the loop goes on at the new env->pc
- * instead (EXCP_DEBUG while single-stepping). */
-_Noreturn void linx_raise_exception(CPULinxState *env, unsigned trapnum, unsigned cause,
-                                    uint64_t traparg0, uint64_t pc);
-
 /* Drop all translations (FENCE.I, debugger changes).  Inside cpu_exec
  * the TBs are unlinked at once and their memory is reused once control
  * is back in the exec loop, so a helper may call this. */
@@ -263,19 +240,14 @@ void linx_exec_set_exit_check(LinxExecContext *ec, bool on);
  * sets env->pc to the storing instruction and makes cpu_exec() return
  * EXCP_DEBUG with nothing of the instruction done (stores fault
  * precisely); linx_exec_watch_hit() then says so and where.  Up to
- * LINX_EXEC_MAX_WATCH ranges; insert false when full or for len 0. */
-#define LINX_EXEC_MAX_WATCH 16
+ * LINX_EXEC_MAX_WATCH ranges (cpu-exit.h, with linx_exec_watch_check and
+ * linx_exec_page_watched); insert false when full or for len 0. */
 bool linx_exec_watch_insert(LinxExecContext *ec, uint64_t addr, uint64_t len);
 void linx_exec_watch_remove(LinxExecContext *ec, uint64_t addr, uint64_t len);
 void linx_exec_watch_remove_all(LinxExecContext *ec);
-/* Does the page at @page_addr hold a watched byte? */
-bool linx_exec_page_watched(const LinxExecContext *ec, uint64_t page_addr);
 /* While @on, stores ignore the watchpoints (the debugger steps over the
  * store it stopped before). */
 void linx_exec_watch_suspend(LinxExecContext *ec, bool on);
-/* A store of [addr, addr + len) by the instruction at @pc is about to
- * happen: stop first when it meets a watchpoint (see above). */
-void linx_exec_watch_check(CPULinxState *env, uint64_t addr, uint64_t len, uint64_t pc);
 /* After EXCP_DEBUG: true (and the first watched address the store would
  * have written) when a watchpoint stopped it; clears the note. */
 bool linx_exec_watch_hit(LinxExecContext *ec, uint64_t *addr);
