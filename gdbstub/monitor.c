@@ -34,7 +34,7 @@
 #include "hw/core/guest-memory.h"
 #include "hw/linx/tile-dump.h"
 #include "target/linx/disas.h"
-#include "target/linx/translate-internal.h" /* linx_form_is_marker */
+#include "target/linx/translate-gen.h" /* linx_form_is_marker */
 #include "tcg/exec.h"
 #include "tcg/softmmu.h"
 

@@ -16,7 +16,7 @@
 #include "hw/core/guest-memory.h"
 #include "target/linx/decode.h"
 #include "target/linx/dwarf-regs.h"
-#include "target/linx/translate-internal.h" /* linx_form_is_marker */
+#include "target/linx/translate-gen.h" /* linx_form_is_marker */
 
 /* How a register's value is reached. */
 typedef enum GdbRegAccess {

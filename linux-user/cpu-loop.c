@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "gdbstub/gdbstub.h"
-#include "hw/linx/tile-engine.h"
+#include "target/linx/tile-engine.h"
 #include "hw/linx/tile-regs.h"
 #include "linux-user.h"
 #include "tcg/exec.h"
@@ -64,7 +64,7 @@ void linux_process_attach_cpu(LinuxProcess *p, CPULinxState *env)
     env->mem = p->mem;
     env->acrc_hook = linux_acrc_hook;
     env->acrc_opaque = p;
-    /* Tile headers run on the tile engine (hw/linx/tile-engine.h), as on
+    /* Tile headers run on the tile engine (target/linx/tile-engine.h), as on
      * the virt machine but without its peer-compatibility no-op. */
     if (!p->tiles) {
         p->tiles = linx_tile_state_new();

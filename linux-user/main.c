@@ -26,6 +26,7 @@
 #include "linux-user.h"
 #include "tcg/exec-stop.h"
 #include "tcg/exec.h"
+#include "target/linx/exec-target.h"
 
 #define LINX_USER_VERSION "linx-user (linxemu) " LINX_VERSION ", LinxISA v0.4"
 #define EXIT_START_FAILED 1

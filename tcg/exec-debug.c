@@ -50,10 +50,10 @@ bool linx_exec_breakpoint_at(const LinxExecContext *ec, uint64_t pc)
 
 void linx_exec_set_single_step(LinxExecContext *ec, bool on)
 {
-    if (ec->single_step == on) {
+    if (ec->x.single_step == on) {
         return;
     }
-    ec->single_step = on;
+    ec->x.single_step = on;
     if (on) {
         ec->tb_flags_extra |= TB_F_ONE_INSN;
     } else if (!ec->opts.one_insn_per_tb) {
@@ -99,11 +99,6 @@ const IRHelperInfo linx_helper_debug_stop_info = {
 
 /* ---- Write watchpoints ---- */
 
-static bool ranges_meet(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
-{
-    return alen && blen && a <= b + (blen - 1) && b <= a + (alen - 1);
-}
-
 /* The TLB entries of the watched range's pages must be refilled (their
  * TLB_WATCH tag changes). */
 static void watch_flush(LinxExecContext *ec, uint64_t addr, uint64_t len)
@@ -118,21 +113,21 @@ static void watch_flush(LinxExecContext *ec, uint64_t addr, uint64_t len)
 
 bool linx_exec_watch_insert(LinxExecContext *ec, uint64_t addr, uint64_t len)
 {
-    if (len == 0 || addr + (len - 1) < addr || ec->nwatch >= LINX_EXEC_MAX_WATCH) {
+    if (len == 0 || addr + (len - 1) < addr || ec->x.nwatch >= LINX_EXEC_MAX_WATCH) {
         return false;
     }
-    ec->watch[ec->nwatch].addr = addr;
-    ec->watch[ec->nwatch].len = len;
-    ec->nwatch++;
+    ec->x.watch[ec->x.nwatch].addr = addr;
+    ec->x.watch[ec->x.nwatch].len = len;
+    ec->x.nwatch++;
     watch_flush(ec, addr, len);
     return true;
 }
 
 void linx_exec_watch_remove(LinxExecContext *ec, uint64_t addr, uint64_t len)
 {
-    for (unsigned i = 0; i < ec->nwatch; i++) {
-        if (ec->watch[i].addr == addr && ec->watch[i].len == len) {
-            ec->watch[i] = ec->watch[--ec->nwatch];
+    for (unsigned i = 0; i < ec->x.nwatch; i++) {
+        if (ec->x.watch[i].addr == addr && ec->x.watch[i].len == len) {
+            ec->x.watch[i] = ec->x.watch[--ec->x.nwatch];
             watch_flush(ec, addr, len);
             return;
         }
@@ -141,56 +136,25 @@ void linx_exec_watch_remove(LinxExecContext *ec, uint64_t addr, uint64_t len)
 
 void linx_exec_watch_remove_all(LinxExecContext *ec)
 {
-    while (ec->nwatch) {
-        linx_exec_watch_remove(ec, ec->watch[0].addr, ec->watch[0].len);
+    while (ec->x.nwatch) {
+        linx_exec_watch_remove(ec, ec->x.watch[0].addr, ec->x.watch[0].len);
     }
-    ec->watch_hit = false;
-}
-
-bool linx_exec_page_watched(const LinxExecContext *ec, uint64_t page_addr)
-{
-    for (unsigned i = 0; i < ec->nwatch; i++) {
-        if (ranges_meet(page_addr & GUEST_PAGE_MASK, GUEST_PAGE_SIZE, ec->watch[i].addr,
-                        ec->watch[i].len)) {
-            return true;
-        }
-    }
-    return false;
+    ec->x.watch_hit = false;
 }
 
 void linx_exec_watch_suspend(LinxExecContext *ec, bool on)
 {
-    ec->watch_suspended = on;
-}
-
-void linx_exec_watch_check(CPULinxState *env, uint64_t addr, uint64_t len, uint64_t pc)
-{
-    LinxExecContext *ec = env->exec;
-
-    if (!ec || ec->nwatch == 0 || ec->watch_suspended) {
-        return;
-    }
-    for (unsigned i = 0; i < ec->nwatch; i++) {
-        uint64_t w = ec->watch[i].addr;
-        if (ranges_meet(addr, len, w, ec->watch[i].len)) {
-            ec->watch_hit = true;
-            ec->watch_hit_addr = addr > w ? addr : w;
-            /* As a precise fault: nothing of the instruction is done; the
-             * debugger decides how it resumes (gdbstub: gdb_set_pc). */
-            env->pc = pc;
-            linx_cpu_exit_with(env, EXCP_DEBUG);
-        }
-    }
+    ec->x.watch_suspended = on;
 }
 
 bool linx_exec_watch_hit(LinxExecContext *ec, uint64_t *addr)
 {
-    bool hit = ec && ec->watch_hit;
+    bool hit = ec && ec->x.watch_hit;
 
     if (hit) {
-        ec->watch_hit = false;
+        ec->x.watch_hit = false;
         if (addr) {
-            *addr = ec->watch_hit_addr;
+            *addr = ec->x.watch_hit_addr;
         }
     }
     return hit;

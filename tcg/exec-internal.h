@@ -16,6 +16,7 @@
 #define LINX_TCG_EXEC_INTERNAL_H
 
 #include <glib.h>
+#include <stddef.h>
 
 #include "hw/core/guest-memory.h"
 #include "tcg/exec.h"
@@ -28,28 +29,21 @@ typedef struct ArenaChunk {
 } ArenaChunk;
 
 struct LinxExecContext {
+    /* First: what the exits out of translated code use (tcg/cpu-exit.h):
+     * running, exception_index, single_step, log, the watchpoints. */
+    LinxExitState x;
     LinxExecOptions opts;
     LinxAccel accel;        /* effective (after the JIT fallback) */
     bool nochain;
     uint32_t tb_flags_extra; /* TB_F_ONE_INSN / TB_F_TRACE from the options */
-    bool single_step;        /* debugger: one instruction per cpu_exec */
     GHashTable *breakpoints; /* guest pcs (as pointers) */
-    /* Write watchpoints (exec-debug.c): stores into them stop first. */
-    struct {
-        uint64_t addr, len;
-    } watch[LINX_EXEC_MAX_WATCH];
-    unsigned nwatch;
-    bool watch_suspended;    /* the next instruction ignores them */
-    bool watch_hit;          /* the last EXCP_DEBUG was a watchpoint */
-    uint64_t watch_hit_addr;
     LinxLog log;
     LinxCommitTrace *trace;
 
     /* Translation. */
     IRContext *ir;
     LinxInterp *interp;
-    LinxTranslateInitFn translate_init;
-    LinxTranslateFn translate;
+    const LinxTargetOps *target;
 
     /* JIT. */
     int vec_isa;            /* VecIsa of the vector lane programs (tcg/vec.h) */
@@ -75,8 +69,6 @@ struct LinxExecContext {
     GuestMemory *mem;          /* the address space they share (listened to) */
 
     /* Run state. */
-    CPULinxState *running;     /* inside cpu_exec */
-    int exception_index;       /* EXCP_* to return after cpu_loop_exit */
     bool flush_pending;        /* TBs unlinked, memory to reclaim */
     uint64_t flush_count;
 
@@ -130,5 +122,8 @@ void tb_flush_now(LinxExecContext *ec);
 /* GuestMemListener callbacks. */
 void tb_mem_changed(void *opaque, uint64_t addr, uint64_t len);
 void tb_code_written(void *opaque, uint64_t page_addr);
+
+_Static_assert(offsetof(struct LinxExecContext, x) == 0,
+               "env->exec is a LinxExitState * too (tcg/cpu-exit.h)");
 
 #endif /* LINX_TCG_EXEC_INTERNAL_H */

@@ -38,7 +38,7 @@ static const LinxOpt exec_opts[] = {
     { NULL },
 };
 
-void linx_exec_options_init(LinxExecOptions *opts)
+void linx_exec_options_defaults(LinxExecOptions *opts)
 {
     const char *trace = getenv("LINX_COMMIT_TRACE");
     const char *hf = getenv("LINX_HOST_FAULTS");

@@ -32,13 +32,6 @@
 #include "tcg/softmmu.h"
 #include "tcg/vec.h"
 
-#if LINX_HAVE_TRANSLATOR
-#include "target/linx/kernel-simd.h"
-#include "target/linx/translate.h"
-#endif
-#if LINX_HAVE_DISAS
-#include "target/linx/disas.h"
-#endif
 #if LINX_HAVE_OPTIMIZER
 #include "tcg/optimize.h"
 #endif
@@ -63,7 +56,8 @@ LinxExecContext *linx_exec_new(const LinxExecOptions *opts, char *err, size_t er
     LinxExecContext *ec = g_new0(LinxExecContext, 1);
 
     ec->opts = *opts;
-    ec->exception_index = EXCP_NONE;
+    ec->x.exception_index = EXCP_NONE;
+    ec->x.log = &ec->log;
     ec->log.mask = opts->log_mask;
     ec->log.file = opts->log_file;
     if (opts->log_path && !linx_log_open(&ec->log, opts->log_path, err, errlen)) {
@@ -83,25 +77,19 @@ LinxExecContext *linx_exec_new(const LinxExecOptions *opts, char *err, size_t er
                          (ec->trace ? TB_F_TRACE : 0);
     ec->breakpoints = g_hash_table_new(g_direct_hash, g_direct_equal);
 
-    ec->translate_init = opts->translate_init;
-    ec->translate = opts->translate;
-#if LINX_HAVE_TRANSLATOR
-    if (!ec->translate) {
-        ec->translate_init = linx_translate_init;
-        ec->translate = linx_translate_block;
-    }
-#endif
-    if (!ec->translate) {
-        snprintf(err, errlen, "no front end: this build has no LinxISA translator and none "
-                 "was given (LinxExecOptions.translate)");
+    ec->target = opts->target;
+    if (!ec->target || !ec->target->translate) {
+        snprintf(err, errlen, "no front end: %s%s has no translator (LinxExecOptions.target)",
+                 ec->target ? "target " : "no target given, or this build's target",
+                 ec->target && ec->target->name ? ec->target->name : "");
         linx_commit_trace_close(ec->trace);
         linx_log_close(&ec->log);
         g_free(ec);
         return NULL;
     }
     ec->ir = ir_context_new();
-    if (ec->translate_init) {
-        ec->translate_init(ec->ir);
+    if (ec->target->translate_init) {
+        ec->target->translate_init(ec->ir);
     }
     ec->interp = interp_new(ec->ir);
     tb_cache_init(ec);
@@ -162,7 +150,7 @@ void exec_update_hostfault(LinxExecContext *ec)
      * the TLB, accesses go unchecked and faults to the slow path.  Not
      * while debugger watchpoints are set (they live in TLB tags). */
     bool hf = ec->accel == LINX_ACCEL_JIT && ec->mem && ec->bs.guest_direct &&
-              ec->fault_sites && !ec->opts.no_host_faults && ec->nwatch == 0 &&
+              ec->fault_sites && !ec->opts.no_host_faults && ec->x.nwatch == 0 &&
               host_fault_install() && guest_mem_enable_host_faults(ec->mem);
 
     if (hf != ec->bs.guest_hostfault) {
@@ -241,9 +229,9 @@ void linx_exec_detach_cpu(LinxExecContext *ec, CPULinxState *env)
     }
     memmove(&ec->cpus[i], &ec->cpus[i + 1], (ec->ncpus - (unsigned)i - 1) * sizeof(ec->cpus[0]));
     ec->ncpus--;
-#if LINX_HAVE_TRANSLATOR
-    linx_kernel_release(env); /* large kernels' heap memory */
-#endif
+    if (ec->target->cpu_detach) {
+        ec->target->cpu_detach(env); /* LinxISA: large kernels' heap memory */
+    }
     env->exec = NULL;
     env->trace = NULL;
     if (ec->ncpus == 0 && ec->mem) {
@@ -391,21 +379,19 @@ static void log_in_asm(LinxExecContext *ec, CPULinxState *env, const Translation
         return;
     }
     while (off < tb->size) {
-#if LINX_HAVE_DISAS
-        char text[LINX_DISAS_MAX], hex[64];
-        unsigned len = 0;
-        linx_disas_bytes(code + off, tb->size - off, tb->pc + off, NULL, text, sizeof(text),
-                         &len);
-        if (len == 0) {
-            break;
+        if (ec->target->disas_insn) {
+            char text[1024], hex[64];
+            unsigned len = ec->target->disas_insn(code + off, tb->size - off, tb->pc + off,
+                                                  text, sizeof(text), hex, sizeof(hex));
+            if (len == 0) {
+                break;
+            }
+            fprintf(f, "0x%016" PRIx64 ":  %-18s %s\n", tb->pc + off, hex, text);
+            off += len;
+        } else {
+            fprintf(f, "0x%016" PRIx64 ":  %02x\n", tb->pc + off, code[off]);
+            off++;
         }
-        linx_disas_hex(code + off, len, hex, sizeof(hex));
-        fprintf(f, "0x%016" PRIx64 ":  %-18s %s\n", tb->pc + off, hex, text);
-        off += len;
-#else
-        fprintf(f, "0x%016" PRIx64 ":  %02x\n", tb->pc + off, code[off]);
-        off++;
-#endif
     }
     fputc('\n', f);
     g_free(code);
@@ -472,7 +458,7 @@ static TranslationBlock *tb_gen_code(LinxExecContext *ec, CPULinxState *env, uin
         tb->page_addr[1] = UINT64_MAX;
         t0 = stage_clock(ec);
         ir_reset(ec->ir);
-        ec->translate(env, ec->ir, tb);
+        ec->target->translate(env, ec->ir, tb);
         t1 = stage_clock(ec);
         ec->stats.ns_frontend += t1 - t0;
         ec->stats.guest_insns_translated += tb->icount;
@@ -551,47 +537,6 @@ TranslationBlock *linx_exec_tb_find(CPULinxState *env, uint64_t pc, uint32_t fla
 /* Exceptions                                                          */
 /* ------------------------------------------------------------------ */
 
-_Noreturn void cpu_loop_exit(CPULinxState *env)
-{
-    LinxExecContext *ec = env->exec;
-
-    if (!ec || ec->running != env) {
-        fprintf(stderr, "linxemu: internal error: cpu_loop_exit outside cpu_exec "
-                "(cpu %u, pc 0x%" PRIx64 ")\n", env->cpu_index, env->pc);
-        abort();
-    }
-    siglongjmp(env->jmp_env, 1);
-}
-
-_Noreturn void linx_cpu_exit_with(CPULinxState *env, int excp)
-{
-    if (env->exec) {
-        env->exec->exception_index = excp;
-    }
-    cpu_loop_exit(env);
-}
-
-_Noreturn void linx_raise_exception(CPULinxState *env, unsigned trapnum, unsigned cause,
-                                    uint64_t traparg0, uint64_t pc)
-{
-    env->trapno = (trapnum & LINX_TRAPNO_NUM_MASK) |
-                  ((uint64_t)(cause & LINX_TRAPNO_CAUSE_MASK) << LINX_TRAPNO_CAUSE_SHIFT) |
-                  LINX_TRAPNO_ARGV;
-    env->traparg0 = traparg0;
-    env->trap_pc = pc;
-    env->pc = pc;
-    if (env->exec && linx_log_enabled(&env->exec->log, LINX_LOG_INT)) {
-        linx_log_printf(&env->exec->log, "trap: cpu %u trapnum %u cause 0x%x traparg0 0x%" PRIx64
-                        " at pc 0x%" PRIx64 "\n", env->cpu_index, trapnum, cause, traparg0, pc);
-    }
-    /* A machine that vectors traps (virt: a guest handler at EVBASE) runs
-     * on at the handler; a single step ends there. */
-    if (env->trap_hook && env->trap_hook(env, env->trap_opaque)) {
-        linx_cpu_exit_with(env, env->exec && env->exec->single_step ? EXCP_DEBUG : EXCP_NONE);
-    }
-    linx_cpu_exit_with(env, EXCP_TRAP);
-}
-
 void linx_exec_unchain(CPULinxState *env)
 {
     if (env->exec) {
@@ -614,7 +559,7 @@ void linx_exec_update_inline_lookup(LinxExecContext *ec)
 {
     /* The inline probe follows indirect jumps without the loop: not when
      * every TB must return to it. */
-    bool on = !ec->nochain && !ec->single_step;
+    bool on = !ec->nochain && !ec->x.single_step;
 
     ec->bs.lookup_info = on ? &linx_helper_lookup_tb_ptr_info : NULL;
     ec->bs.lookup_slow = on ? helper_lookup_tb_ptr : NULL;
@@ -634,11 +579,11 @@ uint64_t helper_lookup_tb_ptr(CPULinxState *env)
 
     /* Fast path: a jump-cache hit that may be entered by a branch. */
     if (tb && tb->pc == pc && tb->flags == flags && !(tb->cflags & TB_C_CFI_BAD) &&
-        !ec->nochain && !ec->single_step && !env->exit_request) {
+        !ec->nochain && !ec->x.single_step && !env->exit_request) {
         return ec->accel == LINX_ACCEL_JIT ? (uint64_t)(uintptr_t)tb->host_code
                                            : (uint64_t)(uintptr_t)tb;
     }
-    if (ec->nochain || ec->single_step || env->exit_request) {
+    if (ec->nochain || ec->x.single_step || env->exit_request) {
         return exit_target(ec);
     }
     tb = tb_lookup(ec, env, pc, flags);
@@ -676,14 +621,11 @@ static void log_cpu_state(LinxExecContext *ec, CPULinxState *env)
 {
     FILE *f = linx_log_file(&ec->log);
 
-#if LINX_HAVE_CPU_DUMP
-    linx_cpu_dump_state(env, f);
-#else
-    fprintf(f, "pc  %016" PRIx64 " bpc %016" PRIx64 "\n", env->pc, env->bpc);
-    for (unsigned i = 0; i < LINX_NUM_GPRS; i++) {
-        fprintf(f, "r%-2u %016" PRIx64 "%s", i, env->gpr[i], (i % 4) == 3 ? "\n" : "  ");
+    if (ec->target->dump_state) {
+        ec->target->dump_state(env, f);
+    } else {
+        fprintf(f, "pc  %016" PRIx64 "\n", env->pc);
     }
-#endif
 }
 
 static uintptr_t run_tb(LinxExecContext *ec, CPULinxState *env, TranslationBlock *tb,
@@ -743,7 +685,7 @@ static int cpu_exec_loop(LinxExecContext *ec, CPULinxState *env)
             return EXCP_INTERRUPT;
         }
         tb = next_tb(ec, env, last, slot);
-        if (last && ec->flush_count == flushes && !ec->nochain && !ec->single_step) {
+        if (last && ec->flush_count == flushes && !ec->nochain && !ec->x.single_step) {
             tb_add_jump(ec, last, slot, tb);
         }
         if (linx_log_enabled(&ec->log, LINX_LOG_CPU)) {
@@ -754,7 +696,7 @@ static int cpu_exec_loop(LinxExecContext *ec, CPULinxState *env)
                             (void *)tb, tb->pc, tb->flags);
         }
         r = run_tb(ec, env, tb, ec->accel);
-        if (ec->single_step) {
+        if (ec->x.single_step) {
             return EXCP_DEBUG;
         }
         last = (TranslationBlock *)(r & ~TB_EXIT_SLOT_MASK);
@@ -772,7 +714,7 @@ static bool exec_enter(CPULinxState *env)
                 env->cpu_index);
         return false;
     }
-    if (ec->running) {
+    if (ec->x.running) {
         fprintf(stderr, "linxemu: internal error: cpu_exec re-entered (cpu %u)\n",
                 env->cpu_index);
         abort();
@@ -782,8 +724,8 @@ static bool exec_enter(CPULinxState *env)
     } else if (!ec->mem && env->mem) {
         watch_memory(ec, env->mem);
     }
-    ec->running = env;
-    ec->exception_index = EXCP_NONE;
+    ec->x.running = env;
+    ec->x.exception_index = EXCP_NONE;
     return true;
 }
 
@@ -801,12 +743,12 @@ int cpu_exec(CPULinxState *env)
             ret = cpu_exec_loop(ec, env);
         } else {
             /* Back from cpu_loop_exit: return its reason, or go on. */
-            ret = ec->exception_index;
-            ec->exception_index = EXCP_NONE;
+            ret = ec->x.exception_index;
+            ec->x.exception_index = EXCP_NONE;
         }
     } while (ret == EXCP_NONE);
     host_fault_leave(prev);
-    ec->running = NULL;
+    ec->x.running = NULL;
     return ret;
 }
 
@@ -825,11 +767,11 @@ int linx_exec_step(CPULinxState *env, LinxAccel accel)
         run_tb(ec, env, tb, accel);
         ret = 0;
     } else {
-        ret = ec->exception_index == EXCP_NONE ? 0 : ec->exception_index;
-        ec->exception_index = EXCP_NONE;
+        ret = ec->x.exception_index == EXCP_NONE ? 0 : ec->x.exception_index;
+        ec->x.exception_index = EXCP_NONE;
     }
     host_fault_leave(prev);
     interp_set_chaining(ec->interp, true);
-    ec->running = NULL;
+    ec->x.running = NULL;
     return ret;
 }

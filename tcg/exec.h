@@ -54,6 +54,7 @@
 #include "util/options.h"
 #include "code-buffer.h"
 #include "commit-trace.h"
+#include "cpu-exit.h"
 #include "ir.h"
 #include "log.h"
 #include "target/linx/cpu.h"
@@ -64,19 +65,30 @@ typedef enum LinxAccel {
     LINX_ACCEL_INTERP,
 } LinxAccel;
 
-/* Reasons cpu_exec() returns. */
-enum {
-    EXCP_NONE = -1,  /* (internal) keep running */
-    EXCP_EXIT = 1,   /* the guest finished (exit syscall, EXIT register); env->exit_code */
-    EXCP_TRAP = 2,   /* an architectural exception: env->trapno, traparg0, trap_pc */
-    EXCP_DEBUG = 3,  /* breakpoint or single-step stop for the debugger */
-    EXCP_HALTED = 4, /* nothing to run */
-    EXCP_INTERRUPT = 5, /* env->exit_request was set from outside */
-};
-
 /* Front end hooks. */
 typedef void (*LinxTranslateInitFn)(IRContext *ir);
 typedef void (*LinxTranslateFn)(CPULinxState *env, IRContext *ir, TranslationBlock *tb);
+
+/* What the engine asks of the guest architecture it runs (QEMU's
+ * TCGCPUOps): the target fills one (target/linx/exec-target.c,
+ * linx_target_ops; tests/unit/toy-isa.c a toy one) and hands it over in
+ * LinxExecOptions.target.  The engine names no target function. */
+typedef struct LinxTargetOps {
+    const char *name;                   /* "LinxISA", for messages */
+    LinxTranslateInitFn translate_init; /* once per context; may be NULL */
+    LinxTranslateFn translate;          /* required */
+    /* -d in_asm: disassemble the instruction at @code (@avail bytes) at
+     * guest address @pc into @text and its raw bytes into @hex; returns
+     * its length in bytes, 0 when nothing can be decoded there.  NULL:
+     * the log shows bytes only. */
+    unsigned (*disas_insn)(const uint8_t *code, size_t avail, uint64_t pc, char *text,
+                           size_t textlen, char *hex, size_t hexlen);
+    /* -d cpu: the architectural registers.  NULL: the pc only. */
+    void (*dump_state)(CPULinxState *env, FILE *f);
+    /* The CPU leaves its exec context (linx_exec_detach_cpu): free what
+     * the target keeps per CPU for it.  May be NULL. */
+    void (*cpu_detach)(CPULinxState *env);
+} LinxTargetOps;
 
 /* JIT backend hooks (backend.h). */
 typedef struct LinxBackendOps {
@@ -101,17 +113,20 @@ typedef struct LinxExecOptions {
      * inline.  Default from LINX_HOST_FAULTS=0 in the environment. */
     bool no_host_faults;
     size_t max_tb_memory; /* TB + IR arena bytes before a flush; 0 = default */
-    /* Hooks; NULL = the built-in ones (when part of the build). */
-    LinxTranslateInitFn translate_init;
-    LinxTranslateFn translate;
+    /* The guest architecture (required; linx_exec_options_init in
+     * target/linx/exec-target.h sets LinxISA's). */
+    const LinxTargetOps *target;
+    /* The JIT backend; NULL = the built-in one (when part of the build). */
     const LinxBackendOps *backend;
 } LinxExecOptions;
 
 typedef struct LinxExecContext LinxExecContext;
 
-/* Defaults: interpreter when no JIT is built, else JIT; LINX_COMMIT_TRACE
- * from the environment. */
-void linx_exec_options_init(LinxExecOptions *opts);
+/* The engine's defaults, no target: interpreter when no JIT is built,
+ * else JIT; LINX_COMMIT_TRACE and LINX_HOST_FAULTS from the environment.
+ * A front end calls its target's init instead (linx_exec_options_init,
+ * target/linx/exec-target.h), which calls this and sets opts->target. */
+void linx_exec_options_defaults(LinxExecOptions *opts);
 
 /* The engine options as a table for util/options.h:
  *   -accel jit|interp   -one-insn-per-tb (-singlestep)   -d ITEMS   -D FILE
@@ -162,20 +177,6 @@ int linx_exec_vec_isa(const LinxExecContext *ec);
 
 /* Run until something needs the caller; returns EXCP_*. */
 int cpu_exec(CPULinxState *env);
-
-/* Leave translated code (see the file comment). */
-_Noreturn void cpu_loop_exit(CPULinxState *env);
-/* cpu_loop_exit() that makes cpu_exec() return @excp (EXCP_*). */
-_Noreturn void linx_cpu_exit_with(CPULinxState *env, int excp);
-
-/* Raise an architectural exception at guest pc @pc: env->trapno =
- * trapnum | cause << 24 | ARGV (bit 62, TRAPARG0 valid), env->traparg0,
- * env->trap_pc = env->pc = @pc; cpu_exec() returns EXCP_TRAP.  Logged
- * under -d int.  When env->trap_hook delivers the trap to the guest (the
- * virt machine's EVBASE handlers) the loop goes on at the new env->pc
- * instead (EXCP_DEBUG while single-stepping). */
-_Noreturn void linx_raise_exception(CPULinxState *env, unsigned trapnum, unsigned cause,
-                                    uint64_t traparg0, uint64_t pc);
 
 /* Drop all translations (FENCE.I, debugger changes).  Inside cpu_exec
  * the TBs are unlinked at once and their memory is reused once control
@@ -239,19 +240,14 @@ void linx_exec_set_exit_check(LinxExecContext *ec, bool on);
  * sets env->pc to the storing instruction and makes cpu_exec() return
  * EXCP_DEBUG with nothing of the instruction done (stores fault
  * precisely); linx_exec_watch_hit() then says so and where.  Up to
- * LINX_EXEC_MAX_WATCH ranges; insert false when full or for len 0. */
-#define LINX_EXEC_MAX_WATCH 16
+ * LINX_EXEC_MAX_WATCH ranges (cpu-exit.h, with linx_exec_watch_check and
+ * linx_exec_page_watched); insert false when full or for len 0. */
 bool linx_exec_watch_insert(LinxExecContext *ec, uint64_t addr, uint64_t len);
 void linx_exec_watch_remove(LinxExecContext *ec, uint64_t addr, uint64_t len);
 void linx_exec_watch_remove_all(LinxExecContext *ec);
-/* Does the page at @page_addr hold a watched byte? */
-bool linx_exec_page_watched(const LinxExecContext *ec, uint64_t page_addr);
 /* While @on, stores ignore the watchpoints (the debugger steps over the
  * store it stopped before). */
 void linx_exec_watch_suspend(LinxExecContext *ec, bool on);
-/* A store of [addr, addr + len) by the instruction at @pc is about to
- * happen: stop first when it meets a watchpoint (see above). */
-void linx_exec_watch_check(CPULinxState *env, uint64_t addr, uint64_t len, uint64_t pc);
 /* After EXCP_DEBUG: true (and the first watched address the store would
  * have written) when a watchpoint stopped it; clears the note. */
 bool linx_exec_watch_hit(LinxExecContext *ec, uint64_t *addr);

@@ -31,7 +31,10 @@
 
 #include "ir.h"
 #include "tb.h"
-#include "target/linx/cpu.h"
+
+/* The interpreter passes the CPU state on (to helpers and the softmmu)
+ * and never looks inside: an opaque pointer here. */
+typedef struct CPULinxState CPULinxState;
 
 typedef struct LinxInterp LinxInterp;
 

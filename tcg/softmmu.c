@@ -9,7 +9,7 @@
  */
 #include "tcg/softmmu.h"
 
-#include "tcg/exec.h"
+#include "tcg/cpu-exit.h"
 
 /* Which tag of a TLB entry an access uses. */
 typedef enum TLBAccess {

@@ -443,7 +443,7 @@ void tb_flush_now(LinxExecContext *ec)
 
 void tb_flush_all(LinxExecContext *ec)
 {
-    if (!ec->running) {
+    if (!ec->x.running) {
         tb_flush_now(ec);
         return;
     }

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "hw/linx/tile-dtype.h"
-#include "target/linx/cpu.h"
 
 enum {
     MAX_START = 65535,
@@ -18,7 +17,7 @@ enum {
     MAX_GAP = 65535,
     L1_SRC_ALIGN = 32,
     B16_SIDE = 16,        /* a b16 fractal is 16 x 16 */
-    TRAPARG_VALUE_SHIFT = 32,
+    FAULT_VALUE_SHIFT = 32, /* FAULT register: rule | value << 32 */
 };
 
 /* Register page: register numbers (offset / 8) and CTRL bits. */
@@ -61,8 +60,8 @@ const char *linx_ld_rule_name(unsigned rule)
     return rule_names[rule - LINX_LD_BAD_PARAM];
 }
 
-/* Fill @f (the architectural view) and the buffers' engine status (the
- * report line: "loaddata: <what> (<registers>)"). */
+/* Fill @f (rule and value) and the buffers' engine status (the report
+ * line: "loaddata: <what> (<registers>)"). */
 static bool ld_fail(LinxBuffers *b, const LinxLoadData2D *op, TmaFault *f, LinxLdRule rule,
                     uint64_t value, const char *field, const char *what, ...)
     __attribute__((format(printf, 7, 8)));
@@ -74,15 +73,7 @@ static bool ld_fail(LinxBuffers *b, const LinxLoadData2D *op, TmaFault *f, LinxL
     va_list ap;
 
     f->rule = (uint16_t)rule;
-    if (rule == LINX_LD_GM_FAULT) {
-        f->trapnum = LINX_TRAP_DATA_PAGE_FAULT;
-        f->cause = 0;
-        f->traparg0 = value;
-    } else {
-        f->trapnum = LINX_TRAP_ILLEGAL_INST;
-        f->cause = LINX_CAUSE(LINX_EC_PARAM, 0);
-        f->traparg0 = (uint64_t)rule | value << TRAPARG_VALUE_SHIFT;
-    }
+    f->value = value;
     va_start(ap, what);
     vsnprintf(text, sizeof(text), what, ap);
     va_end(ap);
@@ -297,7 +288,10 @@ static bool regs_write(void *opaque, uint64_t offset, unsigned size, uint64_t va
     op.dst_gap = b->ld_reg[REG_DST_GAP];
     if (!linx_loaddata_2d(b, b->gm, &op, &f)) {
         b->ld_reg[REG_GO] = f.rule;
-        b->ld_reg[REG_FAULT] = f.traparg0;
+        /* FAULT: the address of a GM fault, else rule | value << 32. */
+        b->ld_reg[REG_FAULT] = f.rule == LINX_LD_GM_FAULT
+                                   ? f.value
+                                   : (uint64_t)f.rule | f.value << FAULT_VALUE_SHIFT;
         b->status_addr = b->base + LINX_LD_REGS_OFFSET + offset;
         return false; /* the guest store faults; the report names the rule */
     }

@@ -10,8 +10,8 @@
  * element type, except ifTranspose (b16, L1 -> L0 only): each 16 x 16
  * fractal is transposed, dst(a, b) = src(b, a).  repeatTimes = 0 is a NOP.
  *
- * Every check runs before any byte moves (errors are E_INST(EC_PARAM),
- * TRAPARG0 = rule | value << 32, GM faults DATA_PAGE_FAULT); the checks
+ * Every check runs before any byte moves (a failure is a rule and the
+ * offending value, or the faulting address for GM faults); the checks
  * and their rule names are listed in docs/tile.md ("LoadData 2D").
  *
  * Guests reach the engine through a register page mapped with the buffer
@@ -23,7 +23,8 @@
  *   0x10 CTRL: bit 0 from L1 (else GM), bit 1 to L0B (else L0A),
  *        bit 2 transpose, bit 3 addrMode, bits 12:8 DataType
  *   0x18 START_INDEX                     0x38 GO (write) / STATUS (read: 0 or the rule)
- *   0x20 REPEAT_TIMES                    0x40 FAULT (TRAPARG0 of the last failure)
+ *   0x20 REPEAT_TIMES                    0x40 FAULT (last failure: rule | value << 32,
+ *                                             or the address of a GM fault)
  */
 #ifndef LINX_HW_BUFFERS_LOADDATA_H
 #define LINX_HW_BUFFERS_LOADDATA_H
@@ -69,14 +70,14 @@ typedef enum LinxLdRule {
     LINX_LD_NEG_INDEX,        /* addrMode 1 makes a source index negative */
     LINX_LD_SRC_RANGE,        /* source fractals outside L1 */
     LINX_LD_DST_RANGE,        /* destination slots outside L0A/L0B */
-    LINX_LD_GM_FAULT,         /* GM access fault (DATA_PAGE_FAULT) */
+    LINX_LD_GM_FAULT,         /* GM access fault (value: the address) */
     LINX_LD__END
 } LinxLdRule;
 
 const char *linx_ld_rule_name(unsigned rule);
 
 /* Run one LoadData 2D.  Returns true on success (or NOP); false with @f
- * filled (rule, trapnum, cause, traparg0) and nothing written.  @gm may be
+ * filled (rule, value) and nothing written.  @gm may be
  * NULL when the source is L1. */
 bool linx_loaddata_2d(LinxBuffers *b, GuestMemory *gm, const LinxLoadData2D *op, TmaFault *f);
 

@@ -1,15 +1,12 @@
 /*
- * L1 / L0A / L0B / L0C / UB buffer device models (see buffers.h).
+ * L1 / L0A / L0B / L0C / UB buffer device models (see buffers.h): storage,
+ * checked engine access, lookup.  Their guest windows and the engines'
+ * register pages are buffers-mmio.c.
  */
 #include "hw/linx/buffers.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#include "hw/linx/buffers-datacopy.h"
-#include "hw/linx/buffers-fixpipe.h"
-#include "hw/linx/buffers-loaddata.h"
-#include "hw/linx/buffers-mmad.h"
 
 #define KB (UINT32_C(1) << 10)
 
@@ -41,8 +38,6 @@ static const uint32_t capacities[LINX_BUF_PROFILE__COUNT][LINX_BUF__COUNT] = {
     [LINX_BUF_PROFILE_950] = { 512 * KB, 64 * KB, 64 * KB, 256 * KB, 248 * KB },
 };
 
-static void init_pages(LinxBuffers *b);
-
 LinxBuffers *linx_buffers_new(LinxBufferProfile profile)
 {
     LinxBuffers *b;
@@ -56,7 +51,6 @@ LinxBuffers *linx_buffers_new(LinxBufferProfile profile)
     }
     b->profile = profile;
     linx_engine_status_ok(&b->status);
-    init_pages(b);
     for (unsigned i = 0; i < LINX_BUF__COUNT; i++) {
         LinxBuffer *x = &b->buf[i];
 
@@ -86,7 +80,7 @@ void linx_buffers_free(LinxBuffers *b)
     free(b);
 }
 
-static void mark_used(LinxBuffer *x, uint64_t offset, uint64_t len)
+void linx_buffer_mark_used(LinxBuffer *x, uint64_t offset, uint64_t len)
 {
     if (len == 0) {
         return;
@@ -118,139 +112,6 @@ void linx_buffers_reset(LinxBuffers *b)
 }
 
 /* ------------------------------------------------------------------ */
-/* Guest windows (MMIO)                                                */
-/* ------------------------------------------------------------------ */
-
-static bool buffer_read(void *opaque, uint64_t offset, unsigned size, uint64_t *value)
-{
-    LinxBuffer *x = opaque;
-
-    if (offset >= x->size || size > x->size - offset) {
-        return false; /* past the capacity: the guest gets a fault */
-    }
-    *value = 0;
-    memcpy(value, x->data + offset, size); /* little-endian host */
-    x->guest_reads++;
-    return true;
-}
-
-static bool buffer_write(void *opaque, uint64_t offset, unsigned size, uint64_t value)
-{
-    LinxBuffer *x = opaque;
-
-    if (offset >= x->size || size > x->size - offset) {
-        return false;
-    }
-    memcpy(x->data + offset, &value, size);
-    mark_used(x, offset, size);
-    x->guest_writes++;
-    return true;
-}
-
-static const GuestMMIOOps buffer_ops = { buffer_read, buffer_write };
-
-/* Engine register pages (DataCopy, Mmad, Fixpipe). */
-static bool page_read(void *opaque, uint64_t offset, unsigned size, uint64_t *value)
-{
-    LinxEnginePage *pg = opaque;
-    unsigned r = (unsigned)(offset / 8);
-
-    if (size != 8 || offset % 8 || r >= pg->nregs) {
-        return false;
-    }
-    *value = pg->regs[r];
-    return true;
-}
-
-static bool page_write(void *opaque, uint64_t offset, unsigned size, uint64_t value)
-{
-    LinxEnginePage *pg = opaque;
-    unsigned r = (unsigned)(offset / 8);
-
-    if (size != 8 || offset % 8 || r >= pg->nregs) {
-        return false;
-    }
-    if (r != pg->go) {
-        pg->regs[r] = value;
-        return true;
-    }
-    linx_engine_status_ok(&pg->b->status);
-    if (!pg->run(pg->b, pg->regs)) {
-        pg->regs[pg->go] = pg->b->status.rule;
-        pg->b->status_addr = pg->b->base + pg->offset + offset;
-        return false; /* the guest store faults; the report names the rule */
-    }
-    pg->regs[pg->go] = 0;
-    return true;
-}
-
-static const GuestMMIOOps page_ops = { page_read, page_write };
-
-static void init_pages(LinxBuffers *b)
-{
-    static const struct {
-        uint64_t offset;
-        unsigned go;
-        LinxEngineGo run;
-    } defs[LINX_ENGINE__COUNT] = {
-        [LINX_ENGINE_DATACOPY] = { LINX_DC_REGS_OFFSET, LINX_DC_REG_GO, linx_datacopy_go },
-        [LINX_ENGINE_MMAD] = { LINX_MM_REGS_OFFSET, LINX_MM_REG_GO, linx_mmad_go },
-        [LINX_ENGINE_FIXPIPE] = { LINX_FP_REGS_OFFSET, LINX_FP_REG_GO, linx_fixpipe_go },
-    };
-    uint64_t *regs[LINX_ENGINE__COUNT] = { b->dc_reg, b->mm_reg, b->fp_reg };
-
-    for (unsigned i = 0; i < LINX_ENGINE__COUNT; i++) {
-        b->pages[i] = (LinxEnginePage){ b, regs[i], LINX_BUFFERS_ENGINE_NREGS, defs[i].go,
-                                        defs[i].offset, defs[i].run };
-    }
-}
-
-bool linx_buffers_map(LinxBuffers *b, GuestMemory *gm, uint64_t base)
-{
-    uint64_t old_base = b->base;
-    GuestMemory *old_gm = b->gm;
-
-    for (unsigned i = 0; i < LINX_BUF__COUNT; i++) {
-        LinxBuffer *x = &b->buf[i];
-
-        if (!guest_mem_map_mmio(gm, base + x->window, x->window_len, &buffer_ops, x)) {
-            for (unsigned j = 0; j < i; j++) {
-                guest_mem_unmap(gm, base + b->buf[j].window, b->buf[j].window_len);
-            }
-            return false;
-        }
-    }
-    b->base = base;
-    b->gm = gm;
-    for (unsigned i = 0; i < LINX_ENGINE__COUNT; i++) {
-        if (!guest_mem_map_mmio(gm, base + b->pages[i].offset, LINX_ENGINE_PAGE_LEN, &page_ops,
-                                &b->pages[i])) {
-            for (unsigned j = 0; j < i; j++) {
-                guest_mem_unmap(gm, base + b->pages[j].offset, LINX_ENGINE_PAGE_LEN);
-            }
-            for (unsigned j = 0; j < LINX_BUF__COUNT; j++) {
-                guest_mem_unmap(gm, base + b->buf[j].window, b->buf[j].window_len);
-            }
-            b->base = old_base;
-            b->gm = old_gm;
-            return false;
-        }
-    }
-    if (!linx_loaddata_map_regs(b, gm)) {
-        for (unsigned j = 0; j < LINX_ENGINE__COUNT; j++) {
-            guest_mem_unmap(gm, base + b->pages[j].offset, LINX_ENGINE_PAGE_LEN);
-        }
-        for (unsigned j = 0; j < LINX_BUF__COUNT; j++) {
-            guest_mem_unmap(gm, base + b->buf[j].window, b->buf[j].window_len);
-        }
-        b->base = old_base;
-        b->gm = old_gm;
-        return false;
-    }
-    return true;
-}
-
-/* ------------------------------------------------------------------ */
 /* Engine access                                                       */
 /* ------------------------------------------------------------------ */
 
@@ -269,7 +130,7 @@ LinxBufferError linx_buffer_range(LinxBuffers *b, LinxBufferId id, uint64_t offs
     if (offset > x->size || len > x->size - offset) {
         return LINX_BUF_ERR_RANGE;
     }
-    mark_used(x, offset, len);
+    linx_buffer_mark_used(x, offset, len);
     *host = x->data + offset;
     return LINX_BUF_OK;
 }

@@ -22,12 +22,9 @@
  *
  * The storage belongs to the buffer object (engines such as LoadData and
  * the cube use it directly through linx_buffer_range(), which checks
- * bounds and alignment); linx_buffers_map() makes it reachable by guest
- * loads and stores as MMIO windows (bytes past a buffer's capacity are
+ * bounds and alignment); linx_buffers_map() (buffers-mmio.h) makes it
+ * reachable by guest loads and stores as MMIO windows (bytes past a buffer's capacity are
  * rejected, which the guest sees as a fault).
- *
- *   LinxBuffers *b = linx_buffers_new(LINX_BUF_PROFILE_A2A3);
- *   linx_buffers_map(b, machine->mem, LINX_BUFFERS_DEFAULT_BASE);
  *
  * No global state: several machines may each own a LinxBuffers.
  */
@@ -127,10 +124,9 @@ void linx_buffers_free(LinxBuffers *b);
  * registers. */
 void linx_buffers_reset(LinxBuffers *b);
 
-/* Map the five windows at @base (LINX_BUFFERS_DEFAULT_BASE for virt) as
- * MMIO regions of @gm; false if any overlaps an existing mapping (nothing
- * is left mapped then).  @b must outlive the mappings. */
-bool linx_buffers_map(LinxBuffers *b, GuestMemory *gm, uint64_t base);
+/* Record that [offset, offset + len) of @x may now be non-zero (for
+ * linx_buffers_reset); every writer of x->data calls it. */
+void linx_buffer_mark_used(LinxBuffer *x, uint64_t offset, uint64_t len);
 
 /* Checked engine access to [offset, offset + len) of buffer @id: the
  * offset must meet the buffer's alignment and the range its capacity.

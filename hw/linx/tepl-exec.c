@@ -19,10 +19,6 @@ enum {
     TEPL_SIZE_MAX = 4096,
     TEPL_FRACTAL_ROWS = 16,
     TEPL_FRACTAL_BYTES = 32,
-    /* E_INST(EC_PARAM) / (EC_ILLEGAL): TRAPNUM 4, cause EC << 8. */
-    TEPL_TRAP_INST = 4,
-    TEPL_CAUSE_ILLEGAL = 0x100,
-    TEPL_CAUSE_PARAM = 0x200,
     /* linx_tepl_pack fields */
     PK_OPCODE_BITS = 10,
     PK_DTYPE_SHIFT = 10,
@@ -157,9 +153,7 @@ bool linx_tepl_reference_from_env(void)
 static bool fail(TmaFault *f, unsigned rule, uint64_t value)
 {
     f->rule = (uint16_t)rule;
-    f->trapnum = TEPL_TRAP_INST;
-    f->cause = rule == LINX_TEPL_BAD_OP ? TEPL_CAUSE_ILLEGAL : TEPL_CAUSE_PARAM;
-    f->traparg0 = rule | value << 32;
+    f->value = value;
     return false;
 }
 

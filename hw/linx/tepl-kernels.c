@@ -33,8 +33,8 @@
 
 #include "hw/linx/tepl.h"
 #include "hw/linx/tile-dtype.h"
-#include "target/linx/fpu/fpu-fastmath.h"
-#include "target/linx/fpu/fpu.h"
+#include "fpu/fpu-fastmath.h"
+#include "fpu/fpu.h"
 
 /* The bounds of fpu-fastmath.h were measured without contraction; no
  * errno from sqrt (nothing reads it) lets the loops vectorise. */

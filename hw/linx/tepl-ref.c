@@ -11,7 +11,7 @@
 
 #include "hw/linx/tepl.h"
 #include "hw/linx/tile-dtype.h"
-#include "target/linx/fpu/fpu.h"
+#include "fpu/fpu.h"
 
 /* LinxFpFormat of a float tile DataType. */
 static LinxFpFormat fp_format(unsigned dtype)

@@ -37,8 +37,8 @@
  * default) and the per-element reference (tepl-ref.c, the oracle the
  * tests compare against; LINX_TEPL_REFERENCE=1 selects it when blocks are
  * translated).  Every check runs before the destination is written; on a
- * failure nothing changes and @f names the rule (E_INST(EC_PARAM),
- * TRAPARG0 = rule | value << 32, rules 0x70..).
+ * failure nothing changes and @f names the rule (rules 0x70..) and the
+ * offending value.
  */
 #ifndef LINX_HW_TEPL_H
 #define LINX_HW_TEPL_H
@@ -103,7 +103,7 @@ typedef struct LinxTeplOp {
 
 typedef enum LinxTeplRule {
     LINX_TEPL_OK = 0,
-    LINX_TEPL_BAD_OP = 0x70,  /* reserved / unimplemented opcode (E_INST(EC_ILLEGAL)) */
+    LINX_TEPL_BAD_OP = 0x70,  /* reserved / unimplemented opcode */
     LINX_TEPL_BAD_DTYPE,      /* element type not supported by the operation */
     LINX_TEPL_LB0_ZERO,       /* LB0 = 0 */
     LINX_TEPL_BAD_SIZE,       /* destination size not 512..4096, a power of two */

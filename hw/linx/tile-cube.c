@@ -9,14 +9,12 @@
 #include "hw/linx/acc-convert.h"
 #include "hw/linx/tile-cube-fast.h"
 #include "hw/linx/tile-dtype.h"
-#include "target/linx/cpu.h"
 
 enum {
     MAX_DIM = 4095,
     ACC_ELEM_BYTES = 4,
     FRACTAL_ROWS = 16,
     BLOCK_BYTES = 32,
-    TRAPARG_VALUE_SHIFT = 32,
 };
 
 /* The rules' names and sentences (the report line, docs/tile.md "Cube"). */
@@ -76,9 +74,7 @@ const char *linx_cube_rule_text(unsigned rule)
 static bool cube_fail(TmaFault *f, LinxCubeRule rule, uint64_t value)
 {
     f->rule = (uint16_t)rule;
-    f->trapnum = LINX_TRAP_ILLEGAL_INST;
-    f->cause = LINX_CAUSE(rule == LINX_CUBE_BAD_FUNC ? LINX_EC_ILLEGAL : LINX_EC_PARAM, 0);
-    f->traparg0 = (uint64_t)rule | value << TRAPARG_VALUE_SHIFT;
+    f->value = value;
     return false;
 }
 

@@ -48,8 +48,8 @@
  * (fp32 bits 12:0 ignored), bits 45:37 an unsigned 9-bit offset (pto-isa
  * tstore_acc2gm/gen_data.py extract_quant_params; docs/tile.md).
  *
- * Errors are E_INST(EC_PARAM) with TRAPARG0 = rule | value << 32 (rules
- * 0x60.., docs/tile.md "Cube"), a reserved Function E_INST(EC_ILLEGAL).
+ * Errors are a rule (0x60.., docs/tile.md "Cube") and the offending value
+ * in a TmaFault; target/linx/tile-trap.h says which trap each becomes.
  */
 #ifndef LINX_HW_TILE_CUBE_H
 #define LINX_HW_TILE_CUBE_H
@@ -87,7 +87,7 @@ typedef struct LinxCubeOp {
 
 typedef enum LinxCubeRule {
     LINX_CUBE_OK = 0,
-    LINX_CUBE_BAD_FUNC = 0x60, /* E_INST(EC_ILLEGAL) */
+    LINX_CUBE_BAD_FUNC = 0x60, /* reserved Function */
     LINX_CUBE_BAD_DTYPE,       /* type (triple) or conversion not supported */
     LINX_CUBE_BAD_DIMS,        /* m, n or k outside [1, 4095], or m x n > the ACC */
     LINX_CUBE_OPERANDS,        /* not 2 sources (3: .BIAS), bad destination (ACCCVT) */

@@ -9,7 +9,7 @@
  * fractal order in the tile bytes.  Tiles whose type or layout is unknown
  * are dumped as raw bytes.
  *
- *   linx_tile_dump(stderr, env->tiles, linx_tile_id(LINX_HAND_T, 1), NULL);
+ *   linx_tile_dump(stderr, tiles, linx_tile_id(LINX_HAND_T, 1), NULL);
  *
  *   t#1 (tile 0): 4096 B FP32 NZ 32x32, valid 32x32
  *     [  0]  1 2 3 ...

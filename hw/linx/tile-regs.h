@@ -23,7 +23,8 @@
  * and slots are staggered by 64 B, so tile buffers do not 4K-alias with
  * page-aligned guest buffers (shared/docs/tile-limit.md 7).
  *
- * The state hangs off CPULinxState.tiles; nothing here is global.
+ * The machine owns the state (the CPU points to it); nothing here is
+ * global.
  */
 #ifndef LINX_HW_TILE_REGS_H
 #define LINX_HW_TILE_REGS_H

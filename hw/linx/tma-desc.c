@@ -1,6 +1,8 @@
 /*
- * TMA header ingestion: decoded BSTART.TMA + B.* descriptors -> TmaDesc,
- * and the selector encodings of B.ARG and B.DATR.
+ * TMA header ingestion: the B.* descriptors, field by field, into a
+ * TmaDesc (the target decodes the instructions and calls these:
+ * target/linx/tma-header.c), and the selector encodings of B.ARG and
+ * B.DATR.
  *
  * Ingestion records what the header says and never rejects anything:
  * every legality rule lives in tma_plan() (tma-plan.c), so a bad header
@@ -24,7 +26,6 @@
 #include <string.h>
 
 #include "hw/linx/tma.h"
-#include "target/linx/header-form.h"
 
 enum {
     BARG_NORM = 0,
@@ -66,23 +67,6 @@ void tma_desc_init(TmaDesc *d, unsigned func, unsigned dtype)
     memset(d, 0, sizeof(*d));
     d->func = (uint8_t)func;
     d->dtype = (uint8_t)dtype;
-}
-
-static int64_t fld(const LinxInsn *insn, LinxFieldId id)
-{
-    return linx_insn_field(insn, id, NULL);
-}
-
-bool tma_desc_begin(TmaDesc *d, const LinxInsn *insn)
-{
-    LinxBlockType type;
-    unsigned func;
-
-    if (!linx_header_form(insn, &type, &func) || type != LINX_BLK_TMA) {
-        return false;
-    }
-    tma_desc_init(d, func, (unsigned)fld(insn, LINX_FLD_DataType));
-    return true;
 }
 
 void tma_desc_set_barg(TmaDesc *d, unsigned format)
@@ -199,95 +183,6 @@ void tma_desc_set_atomic(TmaDesc *d)
 void tma_desc_add_text(TmaDesc *d)
 {
     d->ntext++;
-}
-
-static void add_iot_insn(TmaDesc *d, const LinxInsn *insn, bool imm_size, bool last)
-{
-    TmaIot iot;
-
-    iot.src_absent[0] = fld(insn, LINX_FLD_S0V) != 0;
-    iot.src_absent[1] = fld(insn, LINX_FLD_S1V) != 0;
-    iot.reuse[0] = fld(insn, LINX_FLD_S0R) != 0;
-    iot.reuse[1] = fld(insn, LINX_FLD_S1R) != 0;
-    iot.src[0] = (uint8_t)fld(insn, LINX_FLD_SrcTile0);
-    iot.src[1] = (uint8_t)fld(insn, LINX_FLD_SrcTile1);
-    iot.dst = (uint8_t)fld(insn, LINX_FLD_DstTile);
-    iot.size_is_reg = !imm_size;
-    iot.size = (uint8_t)fld(insn, imm_size ? LINX_FLD_imm5 : LINX_FLD_RegSrc);
-    iot.last = last;
-    tma_desc_add_iot(d, &iot);
-}
-
-bool tma_desc_add(TmaDesc *d, const LinxInsn *insn)
-{
-    switch (insn->form) {
-    case LINX_F_B_ARG_FORMAT:
-        tma_desc_set_barg(d, (unsigned)fld(insn, LINX_FLD_format));
-        return true;
-    case LINX_F_B_ARG_NORM_NORMAL:
-    case LINX_F_B_ARG_ND2ZN_NORMAL:
-    case LINX_F_B_ARG_DN2ZN_NORMAL:
-    case LINX_F_B_ARG_DN2NZ_NORMAL:
-    case LINX_F_B_ARG_NZ2DN_CANON:
-        return tma_desc_set_barg_word(d, (uint32_t)insn->raw);
-    case LINX_F_B_DATR:
-        tma_desc_set_datr(d, (unsigned)fld(insn, LINX_FLD_Layout),
-                          (unsigned)fld(insn, LINX_FLD_Pad));
-        return true;
-    case LINX_F_B_DIM_LB0:
-    case LINX_F_B_DIM_LB1:
-    case LINX_F_B_DIM_LB2:
-        tma_desc_set_dim(d, (unsigned)(insn->form - LINX_F_B_DIM_LB0),
-                         (unsigned)fld(insn, LINX_FLD_RegSrc),
-                         (uint64_t)fld(insn, LINX_FLD_uimm17));
-        return true;
-    case LINX_F_C_B_DIM:
-        tma_desc_set_dim(d, (unsigned)fld(insn, LINX_FLD_LoopNest),
-                         (unsigned)fld(insn, LINX_FLD_RegSrc), 0);
-        return true;
-    case LINX_F_C_B_DIMI:
-        tma_desc_set_dim(d, (unsigned)fld(insn, LINX_FLD_LoopNest), 0,
-                         (uint64_t)fld(insn, LINX_FLD_imm8));
-        return true;
-    case LINX_F_B_IOR:
-        tma_desc_add_ior(d, (unsigned)fld(insn, LINX_FLD_RegSrc0),
-                         (unsigned)fld(insn, LINX_FLD_RegSrc1),
-                         (unsigned)fld(insn, LINX_FLD_RegSrc2));
-        return true;
-    case LINX_F_B_IOT_G0:
-        add_iot_insn(d, insn, false, false);
-        return true;
-    case LINX_F_B_IOT_G1:
-        add_iot_insn(d, insn, false, true);
-        return true;
-    case LINX_F_B_IOTI_G0:
-        add_iot_insn(d, insn, true, false);
-        return true;
-    case LINX_F_B_IOTI_G1:
-        add_iot_insn(d, insn, true, true);
-        return true;
-    case LINX_F_B_IOD:
-        tma_desc_add_iod(d, (unsigned)fld(insn, LINX_FLD_DepSrc0),
-                         (unsigned)fld(insn, LINX_FLD_DepSrc1),
-                         (unsigned)fld(insn, LINX_FLD_DepSrc2),
-                         (unsigned)fld(insn, LINX_FLD_DepDst));
-        return true;
-    case LINX_F_B_TEXT:
-        tma_desc_add_text(d);
-        return true;
-    case LINX_F_B_ATTR:
-        /* atomic: TSTORE AtomicAdd (seed 001); the other attributes are
-         * not read by TMA (v0.4 section 9). */
-        if (fld(insn, LINX_FLD_atom)) {
-            tma_desc_set_atomic(d);
-        }
-        return true;
-    case LINX_F_B_HINT_BR:
-    case LINX_F_B_HINT_TRACE:
-        return true; /* TMA does not read them (v0.4 section 9) */
-    default:
-        return false;
-    }
 }
 
 /* ------------------------------------------------------------------ */

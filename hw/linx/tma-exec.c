@@ -17,42 +17,11 @@
 
 #include "hw/linx/tile-dtype.h"
 #include "hw/linx/tma-kernels.h"
-#include "target/linx/cpu.h"
 
 static bool exec_fail(TmaFault *f, TmaRule rule, uint64_t value)
 {
     tma_rule_fault(rule, value, f);
     return false;
-}
-
-static bool operand_gpr(uint8_t reg, const uint64_t *gpr, uint64_t *v)
-{
-    if (reg >= LINX_NUM_GPRS) {
-        return false;
-    }
-    *v = reg == LINX_REG_ZERO ? 0 : gpr[reg];
-    return true;
-}
-
-bool tma_args_from_gprs(const TmaPlan *p, const uint64_t *gpr, TmaRuntimeArgs *a)
-{
-    uint64_t v;
-
-    memset(a, 0, sizeof(*a));
-    for (unsigned k = 0; k < 3; k++) {
-        if (p->dim_mask & (1u << k)) {
-            if (!operand_gpr(p->lb_reg[k], gpr, &v)) {
-                return false;
-            }
-            a->lb[k] = v + p->lb_imm[k];
-        }
-    }
-    if (!operand_gpr(p->base_reg, gpr, &a->base) ||
-        !operand_gpr(p->stride_reg, gpr, &a->stride) ||
-        !operand_gpr(p->size_reg, gpr, &a->tile_bytes)) {
-        return false;
-    }
-    return true;
 }
 
 /* The shape for this execution: the plan's when constant, else resolved

@@ -1,16 +1,13 @@
 /*
  * TMA planning: the legality rules and the translation-time plan.
  *
- * Rules and their exceptions (docs/tile.md, "Illegal parameters"):
- *   - reserved BSTART.TMA Function: E_INST(EC_ILLEGAL);
- *   - missing or bad descriptors: E_BLOCK(EC_BLOCKFMT) with
- *     TRAPARG0 = family | detail << 8 (linxisa-digest 4.1: family 0 generic,
- *     1 B.DIM, 2 B.TEXT, 3 B.ARG, 4 B.IOR, 5 B.IOT; detail 0 missing, 1 bad
- *     value, 2 illegal combination), reported in the order
+ * Rules (docs/tile.md, "Illegal parameters"; the traps they become are
+ * the target's: target/linx/tile-trap.c):
+ *   - reserved BSTART.TMA Function;
+ *   - missing or bad descriptors, reported in the order
  *     B.ARG > B.TEXT > B.IOT > B.IOR > B.DIM, then B.IOD;
- *   - illegal values (seed 000, v0.4 section 9): E_INST(EC_PARAM) with
- *     TRAPARG0 = rule | offending value << 32;
- *   - GM access faults: DATA_PAGE_FAULT with TRAPARG0 = the address.
+ *   - illegal values (seed 000, v0.4 section 9), with the offending value;
+ *   - GM access faults, with the address.
  *
  * Each value rule depends on some inputs (LB0, LB1, Col, tile size,
  * stride).  tma_plan() runs the rules whose inputs are constants in the
@@ -21,116 +18,68 @@
 
 #include "hw/linx/tile-dtype.h"
 #include "hw/linx/tma-kernels.h"
-#include "target/linx/cpu.h"
-
-#ifndef LINX_CAUSE
-/* TRAPNO cause argument: EC in bits 15:8, detail in 7:0 (target/linx/cpu.h). */
-#define LINX_CAUSE(ec, detail) (((unsigned)(ec) << 8) | (unsigned)(detail))
-#endif
 
 enum {
-    FAM_GENERIC = 0,
-    FAM_DIM = 1,
-    FAM_TEXT = 2,
-    FAM_ARG = 3,
-    FAM_IOR = 4,
-    FAM_IOT = 5,
-    DET_MISSING = 0,
-    DET_BAD = 1,
-    DET_COMBINATION = 2,
-    KIND_ILLEGAL = 0,
-    KIND_BLOCKFMT,
-    KIND_PARAM,
-    KIND_GM,
     IOTI_SIZE_MIN_CODE = 5,
     IOTI_SIZE_MAX_CODE = 8,
     IOTI_SIZE_BIAS = 4,
     DST_KIND_MAX = 3, /* t, u, m, n */
-    TRAPARG_VALUE_SHIFT = 32,
-    FAMILY_DETAIL_SHIFT = 8,
 };
 
 typedef struct TmaRuleInfo {
     const char *name;
     const char *text;
-    uint8_t kind;
-    uint8_t family, detail;
 } TmaRuleInfo;
 
 static const TmaRuleInfo rule_info[TMA_R__COUNT] = {
-    [TMA_OK] = { "ok", "no fault", KIND_PARAM, 0, 0 },
-    [TMA_R_RESERVED_FUNC] = { "reserved-function", "reserved BSTART.TMA Function",
-                              KIND_ILLEGAL, 0, 0 },
-    [TMA_R_MISSING_ARG] = { "missing-barg", "TLOAD/TSTORE header without B.ARG or B.DATR",
-                            KIND_BLOCKFMT, FAM_ARG, DET_MISSING },
-    [TMA_R_BAD_ARG] = { "bad-barg", "reserved layout selector or TMOV mode", KIND_BLOCKFMT,
-                        FAM_ARG, DET_BAD },
-    [TMA_R_ARG_CONFLICT] = { "barg-and-datr", "header has both B.ARG and B.DATR",
-                             KIND_BLOCKFMT, FAM_ARG, DET_COMBINATION },
-    [TMA_R_TEXT_IN_TMA] = { "btext-in-tma", "B.TEXT in a TMA header", KIND_BLOCKFMT, FAM_TEXT,
-                            DET_COMBINATION },
-    [TMA_R_MISSING_IOT] = { "missing-biot", "header without B.IOT/B.IOTI", KIND_BLOCKFMT,
-                            FAM_IOT, DET_MISSING },
-    [TMA_R_BAD_TILE_SIZE] = { "bad-tile-size", "tile size outside 512 B..4 KB", KIND_BLOCKFMT,
-                              FAM_IOT, DET_BAD },
-    [TMA_R_BAD_DST_TILE] = { "bad-dst-tile", "destination tile kind is not t/u/m/n",
-                             KIND_BLOCKFMT, FAM_IOT, DET_BAD },
+    [TMA_OK] = { "ok", "no fault" },
+    [TMA_R_RESERVED_FUNC] = { "reserved-function", "reserved BSTART.TMA Function" },
+    [TMA_R_MISSING_ARG] = { "missing-barg", "TLOAD/TSTORE header without B.ARG or B.DATR" },
+    [TMA_R_BAD_ARG] = { "bad-barg", "reserved layout selector or TMOV mode" },
+    [TMA_R_ARG_CONFLICT] = { "barg-and-datr", "header has both B.ARG and B.DATR" },
+    [TMA_R_TEXT_IN_TMA] = { "btext-in-tma", "B.TEXT in a TMA header" },
+    [TMA_R_MISSING_IOT] = { "missing-biot", "header without B.IOT/B.IOTI" },
+    [TMA_R_BAD_TILE_SIZE] = { "bad-tile-size", "tile size outside 512 B..4 KB" },
+    [TMA_R_BAD_DST_TILE] = { "bad-dst-tile", "destination tile kind is not t/u/m/n" },
     [TMA_R_IOT_COMBINATION] = { "biot-combination",
                                 "source tiles do not fit the operation (TLOAD with sources, "
                                 "TSTORE without or with more than 8, TMOV V2V without exactly "
-                                "one, or a B.IOT after the last one)",
-                                KIND_BLOCKFMT, FAM_IOT, DET_COMBINATION },
-    [TMA_R_MIXED_SIZES] = { "mixed-tile-sizes", "B.IOT descriptors declare different tile sizes",
-                            KIND_BLOCKFMT, FAM_IOT, DET_COMBINATION },
-    [TMA_R_MISSING_IOR] = { "missing-bior", "TLOAD/TSTORE header without B.IOR", KIND_BLOCKFMT,
-                            FAM_IOR, DET_MISSING },
-    [TMA_R_BAD_IOR] = { "bad-bior", "B.IOR names no base address register", KIND_BLOCKFMT,
-                        FAM_IOR, DET_BAD },
-    [TMA_R_MISSING_DIM] = { "missing-bdim", "no B.DIM writes LB0 (GM inner count)",
-                            KIND_BLOCKFMT, FAM_DIM, DET_MISSING },
-    [TMA_R_BAD_DIM] = { "bad-bdim", "C.B.DIM LoopNest names no LB register", KIND_BLOCKFMT,
-                        FAM_DIM, DET_BAD },
+                                "one, or a B.IOT after the last one)" },
+    [TMA_R_MIXED_SIZES] = { "mixed-tile-sizes", "B.IOT descriptors declare different tile sizes" },
+    [TMA_R_MISSING_IOR] = { "missing-bior", "TLOAD/TSTORE header without B.IOR" },
+    [TMA_R_BAD_IOR] = { "bad-bior", "B.IOR names no base address register" },
+    [TMA_R_MISSING_DIM] = { "missing-bdim", "no B.DIM writes LB0 (GM inner count)" },
+    [TMA_R_BAD_DIM] = { "bad-bdim", "C.B.DIM LoopNest names no LB register" },
     [TMA_R_BAD_IOD] = { "bad-biod",
-                        "malformed B.IOD (more than one, a repeated tag, or a self dependency)",
-                        KIND_BLOCKFMT, FAM_GENERIC, DET_BAD },
-    [TMA_R_BAD_DTYPE] = { "bad-dtype", "data type not supported by the tile machine",
-                          KIND_PARAM, 0, 0 },
-    [TMA_R_LB0_ZERO] = { "lb0-zero", "LB0 (GM inner count) is 0", KIND_PARAM, 0, 0 },
-    [TMA_R_COL_TOO_WIDE] = { "col-too-wide", "Col x esize exceeds the tile size (Row would be 0)",
-                             KIND_PARAM, 0, 0 },
-    [TMA_R_VALIDCOL_GT_COL] = { "validcol-gt-col", "ValidCol > Col", KIND_PARAM, 0, 0 },
-    [TMA_R_VALIDROW_GT_ROW] = { "validrow-gt-row", "ValidRow > Row (derived from the tile size)",
-                                KIND_PARAM, 0, 0 },
-    [TMA_R_MERGE_COL] = { "merge-col", "multi-input ND store: Col not a multiple of the tile count",
-                          KIND_PARAM, 0, 0 },
-    [TMA_R_MERGE_ROW] = { "merge-row", "multi-input DN store: Row not a multiple of the tile count",
-                          KIND_PARAM, 0, 0 },
-    [TMA_R_NZ_COL] = { "nz-col", "NZ tile: Col not a multiple of 32/esize", KIND_PARAM, 0, 0 },
-    [TMA_R_NZ_ROW] = { "nz-row", "NZ tile: Row not a multiple of 16", KIND_PARAM, 0, 0 },
-    [TMA_R_ZN_ROW] = { "zn-row", "ZN tile: Row not a multiple of 32/esize", KIND_PARAM, 0, 0 },
-    [TMA_R_ZN_COL] = { "zn-col", "ZN tile: Col not a multiple of 16", KIND_PARAM, 0, 0 },
-    [TMA_R_STORE_OVERLAP] = { "store-overlap", "TSTORE rows overlap (Stride < LB0 x esize)",
-                              KIND_PARAM, 0, 0 },
-    [TMA_R_TILE_EMPTY] = { "tile-empty", "source tile was never written", KIND_PARAM, 0, 0 },
+                        "malformed B.IOD (more than one, a repeated tag, or a self dependency)" },
+    [TMA_R_BAD_DTYPE] = { "bad-dtype", "data type not supported by the tile machine" },
+    [TMA_R_LB0_ZERO] = { "lb0-zero", "LB0 (GM inner count) is 0" },
+    [TMA_R_COL_TOO_WIDE] = { "col-too-wide", "Col x esize exceeds the tile size (Row would be 0)" },
+    [TMA_R_VALIDCOL_GT_COL] = { "validcol-gt-col", "ValidCol > Col" },
+    [TMA_R_VALIDROW_GT_ROW] = { "validrow-gt-row", "ValidRow > Row (derived from the tile size)" },
+    [TMA_R_MERGE_COL] = { "merge-col",
+                          "multi-input ND store: Col not a multiple of the tile count" },
+    [TMA_R_MERGE_ROW] = { "merge-row",
+                          "multi-input DN store: Row not a multiple of the tile count" },
+    [TMA_R_NZ_COL] = { "nz-col", "NZ tile: Col not a multiple of 32/esize" },
+    [TMA_R_NZ_ROW] = { "nz-row", "NZ tile: Row not a multiple of 16" },
+    [TMA_R_ZN_ROW] = { "zn-row", "ZN tile: Row not a multiple of 32/esize" },
+    [TMA_R_ZN_COL] = { "zn-col", "ZN tile: Col not a multiple of 16" },
+    [TMA_R_STORE_OVERLAP] = { "store-overlap", "TSTORE rows overlap (Stride < LB0 x esize)" },
+    [TMA_R_TILE_EMPTY] = { "tile-empty", "source tile was never written" },
     [TMA_R_TILE_SIZE] = { "tile-size-mismatch",
-                          "source tile size differs from the B.IOT transfer size", KIND_PARAM, 0,
-                          0 },
-    [TMA_R_MIXED_LAYOUT] = { "mixed-tile-layouts", "source tiles have different layouts",
-                             KIND_PARAM, 0, 0 },
-    [TMA_R_ACC_EMPTY] = { "acc-empty", "TMOV A2V with no accumulator result", KIND_PARAM, 0, 0 },
-    [TMA_R_MOV_SHAPE] = { "mov-shape", "TMOV window does not fit the source tile", KIND_PARAM, 0,
-                          0 },
-    [TMA_R_ATOMIC_OP] = { "atomic-op", "B.ATTR atomic on a TLOAD or TMOV (AtomicAdd is a TSTORE)",
-                          KIND_PARAM, 0, 0 },
+                          "source tile size differs from the B.IOT transfer size" },
+    [TMA_R_MIXED_LAYOUT] = { "mixed-tile-layouts", "source tiles have different layouts" },
+    [TMA_R_ACC_EMPTY] = { "acc-empty", "TMOV A2V with no accumulator result" },
+    [TMA_R_MOV_SHAPE] = { "mov-shape", "TMOV window does not fit the source tile" },
+    [TMA_R_ATOMIC_OP] = { "atomic-op", "B.ATTR atomic on a TLOAD or TMOV (AtomicAdd is a TSTORE)" },
     [TMA_R_ATOMIC_DTYPE] = { "atomic-dtype",
                              "AtomicAdd of a type seed 001 does not allow (only FP32, FP16, BF16, "
-                             "S32, S16, S8)",
-                             KIND_PARAM, 0, 0 },
+                             "S32, S16, S8)" },
     [TMA_R_TILE_SHAPE] = { "tile-shape",
                            "an NZ (ZN) source tile was laid out for another Row (Col) than the "
-                           "TSTORE derives from its size and Col (value: the tile's Row or Col)",
-                           KIND_PARAM, 0, 0 },
-    [TMA_R_GM_FAULT] = { "gm-fault", "guest memory fault", KIND_GM, 0, 0 },
+                           "TSTORE derives from its size and Col (value: the tile's Row or Col)" },
+    [TMA_R_GM_FAULT] = { "gm-fault", "guest memory fault" },
 };
 
 const char *tma_rule_name(TmaRule rule)
@@ -145,31 +94,8 @@ const char *tma_rule_text(TmaRule rule)
 
 void tma_rule_fault(TmaRule rule, uint64_t value, TmaFault *f)
 {
-    const TmaRuleInfo *ri = &rule_info[rule < TMA_R__COUNT ? rule : TMA_OK];
-
     f->rule = (uint16_t)rule;
-    switch (ri->kind) {
-    case KIND_ILLEGAL:
-        f->trapnum = LINX_TRAP_ILLEGAL_INST;
-        f->cause = LINX_CAUSE(LINX_EC_ILLEGAL, 0);
-        f->traparg0 = (uint64_t)rule | (value << TRAPARG_VALUE_SHIFT);
-        break;
-    case KIND_BLOCKFMT:
-        f->trapnum = LINX_TRAP_BLOCK;
-        f->cause = LINX_CAUSE(LINX_EC_BLOCKFMT, 0);
-        f->traparg0 = ri->family | (uint64_t)ri->detail << FAMILY_DETAIL_SHIFT;
-        break;
-    case KIND_GM:
-        f->trapnum = LINX_TRAP_DATA_PAGE_FAULT;
-        f->cause = 0;
-        f->traparg0 = value;
-        break;
-    default:
-        f->trapnum = LINX_TRAP_ILLEGAL_INST;
-        f->cause = LINX_CAUSE(LINX_EC_PARAM, 0);
-        f->traparg0 = (uint64_t)rule | (value << TRAPARG_VALUE_SHIFT);
-        break;
-    }
+    f->value = value;
 }
 
 void tma_options_from_env(TmaOptions *opts)

@@ -5,9 +5,11 @@
  * The front end uses it in three steps (docs/tile.md has the details):
  *
  *   1. Translation time, header ingestion.  At a BSTART.TMA (or the
- *      BSTART.TLOAD/TSTORE/TMOV aliases) call tma_desc_begin(), then feed
- *      every following instruction to tma_desc_add() until it returns
- *      false (the first non-descriptor: the header has ended).
+ *      BSTART.TLOAD/TSTORE/TMOV aliases) the target calls
+ *      tma_desc_begin(), then feeds every following instruction to
+ *      tma_desc_add() until it returns false (the first non-descriptor:
+ *      the header has ended); target/linx/tma-header.h decodes them into
+ *      the tma_desc_*() calls below.
  *
  *        TmaDesc d;
  *        tma_desc_begin(&d, &bstart_insn);
@@ -21,8 +23,8 @@
  *        TmaPlan *p = g_new(TmaPlan, 1);   // lives as long as the TB
  *        tma_plan(&d, &opts, p);
  *        if (p->fault.rule != TMA_OK) {
- *            // constant-illegal header: emit a raise of p->fault
- *            // (trapnum, cause, traparg0) at the block's PC
+ *            // constant-illegal header: emit a raise of p->fault (rule,
+ *            // value; the target maps it to its trap) at the block's PC
  *        } else {
  *            // emit: fill a TmaRuntimeArgs from the registers named by
  *            // p->lb_reg / base_reg / stride_reg / size_reg (only those
@@ -32,15 +34,16 @@
  *   3. Run time.  The helper calls
  *
  *        TmaFault f;
- *        if (!tma_exec(env->tiles, env->mem, p, &args, &f)) {
- *            linx_raise_exception(env, f.trapnum, f.cause, f.traparg0, pc);
+ *        if (!tma_exec(tiles, gm, p, &args, &f)) {
+ *            // raise the trap the target maps f to
+ *            // (target/linx/tile-trap.h), at the block's PC
  *        }
  *
  *      tma_exec() does the remaining checks, validates the whole GM
  *      footprint with guest_mem_window() before any side effect (so faults
  *      are precise and restartable), runs the kernel, and for TLOAD/TMOV
- *      pushes the destination tile.  tma_args_from_gprs() fills the
- *      arguments from a GPR array when all operands are GPRs.
+ *      pushes the destination tile.  The target fills the arguments from
+ *      its registers (tma_args_from_gprs, target/linx/tma-header.h).
  *
  * Semantics (shared/docs/tile-semantics.md 2.1-2.4, decisions.md 3-5):
  *   LB0 = GM inner element count (must not be 0), LB1 = GM outer count
@@ -62,7 +65,6 @@
 
 #include "hw/core/guest-memory.h"
 #include "hw/linx/tile-regs.h"
-#include "target/linx/decode.h"
 
 #define TMA_MAX_SRC_TILES 8
 
@@ -111,12 +113,13 @@ typedef enum TmaLayoutSource {
  * atomic-dtype, atomic on TLOAD/TMOV atomic-op. */
 
 /* Legality rules.  tma_rule_name() gives a stable short name, and
- * tma_rule_text() a sentence; docs/tile.md lists TRAPNUM/TRAPARG0. */
+ * tma_rule_text() a sentence; docs/tile.md lists the traps the target
+ * raises for them (target/linx/tile-trap.c). */
 typedef enum TmaRule {
     TMA_OK = 0,
-    /* E_INST(EC_ILLEGAL) */
+    /* a reserved operation */
     TMA_R_RESERVED_FUNC,
-    /* E_BLOCK(EC_BLOCKFMT), TRAPARG0 = family | detail << 8 */
+    /* missing, malformed or conflicting header descriptors */
     TMA_R_MISSING_ARG,
     TMA_R_BAD_ARG,
     TMA_R_ARG_CONFLICT,
@@ -131,7 +134,7 @@ typedef enum TmaRule {
     TMA_R_MISSING_DIM,
     TMA_R_BAD_DIM,
     TMA_R_BAD_IOD,
-    /* E_INST(EC_PARAM), TRAPARG0 = rule | offending value << 32 */
+    /* illegal values (TmaFault.value: the offending one) */
     TMA_R_BAD_DTYPE,
     TMA_R_LB0_ZERO,
     TMA_R_COL_TOO_WIDE,
@@ -152,30 +155,36 @@ typedef enum TmaRule {
     TMA_R_ATOMIC_OP,
     TMA_R_ATOMIC_DTYPE,
     TMA_R_TILE_SHAPE,
-    /* DATA_PAGE_FAULT, TRAPARG0 = faulting guest address */
+    /* guest memory fault (TmaFault.value: the faulting guest address) */
     TMA_R_GM_FAULT,
     TMA_R__COUNT
 } TmaRule;
 
-/* Arguments for linx_raise_exception(env, trapnum, cause, traparg0, pc). */
+/* The status a tile engine returns when it refuses an operation, in the
+ * device's own terms: the rule it broke and the offending value.  The
+ * engines share it (TMA, LoadData, CUBE, TEPL: TmaRule, LinxLdRule,
+ * LinxCubeRule, LinxTeplRule, whose numbers do not overlap), and each
+ * rule names the field it checks.  The architectural trap (TRAPNUM,
+ * CAUSE, TRAPARG0) is the target's business: target/linx/tile-trap.h. */
 typedef struct TmaFault {
-    uint16_t rule;     /* TmaRule (LinxTeplRule, LinxCubeRule); TMA_OK = no fault */
-    uint16_t cause;    /* LINX_CAUSE(ec, 0): LINX_EC_* in bits 15:8 */
-    uint8_t trapnum;   /* LINX_TRAP_* (target/linx/cpu.h) */
-    uint64_t traparg0;
+    uint16_t rule;     /* TMA_OK (0) = no fault */
+    uint64_t value;    /* the offending value (a tile id for operand rules,
+                        * the faulting guest address for GM faults) */
 } TmaFault;
 
 const char *tma_rule_name(TmaRule rule);
 const char *tma_rule_text(TmaRule rule);
-/* Fill @f for @rule; @value is the offending parameter (EC_PARAM rules)
- * or the faulting address (TMA_R_GM_FAULT). */
+/* Fill @f for @rule; @value is the offending parameter or the faulting
+ * address (TMA_R_GM_FAULT). */
 void tma_rule_fault(TmaRule rule, uint64_t value, TmaFault *f);
 
 /* ------------------------------------------------------------------ */
 /* Descriptor: what the header says, before any checking              */
 /* ------------------------------------------------------------------ */
 
-/* A value "GPR[reg] + imm"; reg 0 (zero) makes it the constant imm. */
+/* A value "register reg + imm" as encoded: reg 0 (the zero register)
+ * makes it the constant imm; other registers are run-time inputs the
+ * target supplies (TmaRuntimeArgs). */
 typedef struct TmaOperand {
     uint8_t reg;
     uint64_t imm;
@@ -187,7 +196,7 @@ typedef struct TmaIot {
     bool reuse[2];      /* S0R, S1R hints */
     uint8_t src[2];     /* SrcTile0/1: tile ids 0..31 */
     uint8_t dst;        /* DstTile: 0 t, 1 u, 2 m, 3 n, 4 acc, 5-7 reserved */
-    bool size_is_reg;   /* B.IOT: size in bytes from GPR @size */
+    bool size_is_reg;   /* B.IOT: size in bytes from register @size */
     uint8_t size;       /* B.IOTI SizeCode (bytes = 2^(code+4)) or B.IOT RegSrc */
     bool last;          /* group = 1 */
 } TmaIot;
@@ -223,16 +232,10 @@ typedef struct TmaDesc {
 
 /* Start a descriptor for BSTART.TMA Function @func with DataType @dtype. */
 void tma_desc_init(TmaDesc *d, unsigned func, unsigned dtype);
-/* Start from a decoded BSTART.TMA / TLOAD / TSTORE / TMOV; false (and @d
- * untouched) if @insn is none of those. */
-bool tma_desc_begin(TmaDesc *d, const LinxInsn *insn);
-/* Take one header instruction: B.ARG (all forms), B.DATR, B.DIM,
- * C.B.DIM, C.B.DIMI, B.IOR, B.IOT, B.IOTI, B.IOD, B.TEXT (recorded, it is
- * illegal here), B.ATTR and B.HINT (ignored by TMA).  Returns false for
- * anything else: the header ended before @insn. */
-bool tma_desc_add(TmaDesc *d, const LinxInsn *insn);
 
-/* The same, field by field (the assembler's seed syntax and tests). */
+/* The descriptors, field by field (the target decodes the instructions:
+ * tma_desc_begin/tma_desc_add in target/linx/tma-header.h; the
+ * assembler's seed syntax and tests call these directly). */
 void tma_desc_set_barg(TmaDesc *d, unsigned format);
 /* A fixed-word B.ARG form (0x000FA023 NORM.normal, ...); false if @word
  * is not one of the five fixed words. */
@@ -349,11 +352,6 @@ typedef struct TmaRuntimeArgs {
     uint64_t stride;     /* GM stride register value (if p->stride_reg) */
     uint64_t tile_bytes; /* B.IOT size register value (if p->size_reg) */
 } TmaRuntimeArgs;
-
-/* Fill @a from @gpr[0..23] (@gpr[0] must be 0).  Operands named by
- * ClockHands codes (24..31) are not handled: the front end resolves those
- * itself.  Returns false if the plan names such a code. */
-bool tma_args_from_gprs(const TmaPlan *p, const uint64_t *gpr, TmaRuntimeArgs *a);
 
 /* Execute one planned TMA block.  Returns true on success; on a fault
  * returns false with @f filled and no architectural side effect. */

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "hw/linx/buffers.h"
+#include "hw/linx/buffers-mmio.h"
 #include "hw/linx/virt.h"
 #include "tcg/exec.h"
 

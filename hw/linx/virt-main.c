@@ -20,6 +20,7 @@
 #include "hw/linx/virt.h"
 #include "tcg/exec-stop.h"
 #include "tcg/exec.h"
+#include "target/linx/exec-target.h"
 
 #define LINX_SYSTEM_VERSION "linx-system (linxemu) " LINX_VERSION ", LinxISA v0.4, machine virt"
 #define EXIT_START_FAILED 1

@@ -13,7 +13,7 @@
 
 #include "gdbstub/gdbstub.h"
 #include "hw/linx/buffers.h"
-#include "hw/linx/tile-engine.h"
+#include "target/linx/tile-engine.h"
 #include "hw/linx/tile-regs.h"
 #include "hw/linx/virt.h"
 #include "target/linx/decode.h"

@@ -123,7 +123,7 @@ typedef struct LinxVirtMachine {
      * also sets env->exit_request.  NULL: none. */
     const int *external_stop;
     /* Tile/kernel block engine behind the machine's hook: the tile
-     * engine (hw/linx/tile-engine.h) by default; NULL makes tile and
+     * engine (target/linx/tile-engine.h) by default; NULL makes tile and
      * kernel headers raise ILLEGAL_INST.  The opaque state is owned by
      * the machine (freed with it). */
     LinxBlockEngineHook tile_engine;

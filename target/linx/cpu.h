@@ -323,7 +323,7 @@ typedef struct CPULinxState {
     /* Retired guest instructions (exact at block boundaries). */
     uint64_t insn_count;
     /* Every field above is a 64-bit word the translator may use as an IR
-     * global (target/linx/translate-internal.h, LINX_GLOBAL_SLOTS). */
+     * global (target/linx/translate-gen.h, LINX_GLOBAL_SLOTS). */
 
     uint64_t mgr_ssr[LINX_NUM_ACRS][LINX_MSSR_COUNT]; /* 0xnFxx family */
     LinxBlockHeader hdr;     /* tile/kernel header being gathered */

@@ -6,7 +6,7 @@
  *   helper-proto.h  prototypes of helper_<name>() and the IRHelperInfo
  *                   records helper_info_<name>
  *   helper-info.c   the IRHelperInfo records (name, function, arity, flags)
- *   helper-gen.h    gen_helper_<name>(ctx, ret, args...) emitters
+ *   translate-gen.h gen_helper_<name>(ctx, ret, args...) emitters
  *
  * Types: void (no result), i64 (uint64_t), env (CPULinxState *).  Every
  * argument travels as a 64-bit value.  Flags are IR_CALL_* (tcg/ir.h):

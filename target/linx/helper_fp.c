@@ -1,6 +1,6 @@
 /*
  * Scalar floating-point helpers: thin wrappers that map FCSR in and out
- * of the fpu library (target/linx/fpu/fpu.h, the "fpu" developer's IEEE
+ * of the fpu library (fpu/fpu.h, the "fpu" developer's IEEE
  * implementation: correctly rounded in all five modes, default NaNs,
  * tininess after rounding; host SSE where that is exact).
  *

@@ -23,6 +23,7 @@
 #include "hw/linx/tile-dump.h"
 #include "tcg/exec.h"
 #include "target/linx/disas.h"
+#include "tile-trap.h"
 #include "tma-translate.h"
 
 #include "helper-proto.h"
@@ -39,14 +40,25 @@ _Static_assert((unsigned)TMA_R__COUNT <= (unsigned)LINX_CUBE_BAD_FUNC &&
                    (unsigned)LINX_CUBE__END <= (unsigned)LINX_TEPL_BAD_OP,
                "TMA, CUBE and TEPL rule numbers overlap");
 
+/* Raise @t at @pc, recording @rule for the report (but for guest-memory
+ * faults: plain page faults to the user). */
+static _Noreturn void tile_trap_raise(CPULinxState *env, unsigned rule, const LinxTileTrap *t,
+                                      uint64_t pc)
+{
+    if (rule != TMA_R_GM_FAULT) {
+        env->tile_fault.rule = rule;
+        env->tile_fault.pc = pc;
+        env->tile_fault.traparg0 = t->traparg0;
+    }
+    linx_raise_exception(env, t->trapnum, t->cause, t->traparg0, pc);
+}
+
 _Noreturn void linx_tile_fault_raise(CPULinxState *env, const TmaFault *f, uint64_t pc)
 {
-    if (f->rule != TMA_R_GM_FAULT) {
-        env->tile_fault.rule = f->rule;
-        env->tile_fault.pc = pc;
-        env->tile_fault.traparg0 = f->traparg0;
-    }
-    linx_raise_exception(env, f->trapnum, f->cause, f->traparg0, pc);
+    LinxTileTrap t;
+
+    linx_tile_fault_trap(f, &t);
+    tile_trap_raise(env, f->rule, &t, pc);
 }
 
 static void dump_tile(CPULinxState *env, const char *what, uint64_t pc, unsigned id)
@@ -131,13 +143,12 @@ void helper_tma(CPULinxState *env, uint64_t block, uint64_t base, uint64_t strid
 void helper_tma_raise(CPULinxState *env, uint64_t rule, uint64_t trap, uint64_t traparg0,
                       uint64_t pc)
 {
-    TmaFault f;
+    LinxTileTrap t;
 
-    f.rule = (uint16_t)rule;
-    f.trapnum = (uint8_t)(trap & TMA_TRAP_FIELD_MASK);
-    f.cause = (uint16_t)((trap >> TMA_TRAP_CAUSE_SHIFT) & TMA_TRAP_FIELD_MASK);
-    f.traparg0 = traparg0;
-    linx_tile_fault_raise(env, &f, pc);
+    t.trapnum = (unsigned)(trap & TMA_TRAP_FIELD_MASK);
+    t.cause = (unsigned)((trap >> TMA_TRAP_CAUSE_SHIFT) & TMA_TRAP_FIELD_MASK);
+    t.traparg0 = traparg0;
+    tile_trap_raise(env, (unsigned)rule, &t, pc);
 }
 
 /* ------------------------------------------------------------------ */

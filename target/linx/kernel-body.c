@@ -30,7 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "helper-gen.h"
 #include "hw/core/guest-memory.h"
 #include "kernel-internal.h"
 #include "kernel-simd.h"

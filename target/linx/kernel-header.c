@@ -25,11 +25,11 @@
 #include <string.h>
 
 #include "header-form.h"
-#include "helper-gen.h"
 #include "hw/core/guest-memory.h"
 #include "hw/linx/tepl.h"
 #include "hw/linx/tile-cube-fast.h"
 #include "kernel-internal.h"
+#include "tile-trap.h"
 #include "trace-info.h"
 
 enum {
@@ -414,12 +414,11 @@ static void gen_tepl_commit(DisasContext *ctx, const KHeader *h, uint64_t fall, 
 
     if (!oi) {
         /* TRAPARG0 = the BPC; the report names tepl-bad-op. */
-        const TmaFault f = { .rule = LINX_TEPL_BAD_OP,
-                             .cause = LINX_CAUSE(LINX_EC_ILLEGAL, 0),
-                             .trapnum = LINX_TRAP_ILLEGAL_INST,
-                             .traparg0 = bs->bpc };
+        const LinxTileTrap t = { .trapnum = LINX_TRAP_ILLEGAL_INST,
+                                 .cause = LINX_CAUSE(LINX_EC_ILLEGAL, 0),
+                                 .traparg0 = bs->bpc };
 
-        gen_tile_fault_raise(ctx, &f);
+        gen_tile_trap_raise(ctx, LINX_TEPL_BAD_OP, &t);
         return;
     }
     if (oi->needs_arg && !h->has_arg) {

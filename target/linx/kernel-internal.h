@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #include "kernel.h"
-#include "translate-internal.h"
+#include "translate-gen.h"
 
 enum {
     LINX_KBODY_MAX_INSNS = 1024, /* longest body the translator takes */

@@ -16,7 +16,6 @@
  */
 #include <stddef.h>
 
-#include "helper-gen.h"
 #include "kernel-internal.h"
 
 typedef enum KMemKind { KM_REG, KM_IMM } KMemKind;

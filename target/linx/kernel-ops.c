@@ -23,7 +23,6 @@
 #include <stddef.h>
 
 #include "fpu/fpu.h"
-#include "helper-gen.h"
 #include "kernel-internal.h"
 
 /* Operation codes of helper_kfp* / helper_kcvt / helper_kernel_xlane

@@ -37,7 +37,6 @@
 #include <string.h>
 
 #include "fpu/fpu.h"
-#include "helper-gen.h"
 #include "hw/core/guest-memory.h"
 #include "kernel-internal.h"
 #include "kernel-ops.h"

@@ -27,11 +27,12 @@
 
 #include "hw/linx/tile-dtype.h"
 #include "tcg/exec.h"
+#include "tile-trap.h"
+#include "tma-header.h"
 #include "tma-translate.h"
-#include "translate-internal.h"
+#include "translate-gen.h"
 #include "profile.h"
 
-#include "helper-gen.h"
 
 enum {
     TMA_IOTI_CODE_4KB = 8,    /* B.IOTI SizeCode: 2^(8 + 4) bytes */
@@ -83,9 +84,11 @@ static void log_plan(DisasContext *ctx, const LinxTmaBlock *b)
             p->op < sizeof(op_names) / sizeof(op_names[0]) ? op_names[p->op] : "TMA?",
             ctx->bs.bpc);
     if (p->fault.rule != TMA_OK) {
+        LinxTileTrap t;
+
+        linx_tile_fault_trap(&p->fault, &t);
         fprintf(f, "constant-illegal (%s): raises trap %u cause 0x%x traparg0 0x%" PRIx64 "\n",
-                tma_rule_name((TmaRule)p->fault.rule), p->fault.trapnum, p->fault.cause,
-                p->fault.traparg0);
+                tma_rule_name((TmaRule)p->fault.rule), t.trapnum, t.cause, t.traparg0);
         return;
     }
     fprintf(f, "%s %s, %u source tile(s), kernel %s, shape %s", tma_layout_name(p->op,
@@ -103,11 +106,19 @@ static void log_plan(DisasContext *ctx, const LinxTmaBlock *b)
 /* Raise @f at the block's pc (E_BLOCK / E_INST / ...), recording the rule. */
 void gen_tile_fault_raise(DisasContext *ctx, const TmaFault *f)
 {
+    LinxTileTrap t;
+
+    linx_tile_fault_trap(f, &t);
+    gen_tile_trap_raise(ctx, f->rule, &t);
+}
+
+void gen_tile_trap_raise(DisasContext *ctx, unsigned rule, const LinxTileTrap *t)
+{
     IRContext *ir = ctx->ir;
 
-    gen_helper_tma_raise(ctx, IR_NO_TEMP, ir->env, gen_const(ctx, f->rule),
-                         gen_const(ctx, f->trapnum | (int64_t)f->cause << TMA_TRAP_CAUSE_SHIFT),
-                         gen_const(ctx, (int64_t)f->traparg0),
+    gen_helper_tma_raise(ctx, IR_NO_TEMP, ir->env, gen_const(ctx, rule),
+                         gen_const(ctx, t->trapnum | (int64_t)t->cause << TMA_TRAP_CAUSE_SHIFT),
+                         gen_const(ctx, (int64_t)t->traparg0),
                          gen_const(ctx, (int64_t)ctx->bs.bpc));
     ir_gen_exit_tb(ir, 0);
     ctx->jump = DISAS_NORETURN;

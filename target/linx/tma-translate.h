@@ -80,10 +80,10 @@ bool linx_tma_block_plan(LinxTmaBlock *b, const TmaDesc *d, const TmaOptions *op
 bool linx_tma_run(CPULinxState *env, const LinxTmaBlock *b, uint64_t base, uint64_t stride,
                   uint64_t size, TmaFault *f);
 
-/* Raise @f at @pc (linx_raise_exception) and record f->rule, pc and
- * TRAPARG0 in env->tile_fault, but for TMA_R_GM_FAULT (a plain page fault
- * to the user).  f->rule is a TmaRule, a LinxTeplRule or a LinxCubeRule
- * (their numbers do not overlap). */
+/* Raise the trap @f maps to (tile-trap.h) at @pc (linx_raise_exception)
+ * and record f->rule, pc and TRAPARG0 in env->tile_fault, but for
+ * TMA_R_GM_FAULT (a plain page fault to the user).  f->rule is a TmaRule,
+ * a LinxTeplRule or a LinxCubeRule (their numbers do not overlap). */
 _Noreturn void linx_tile_fault_raise(CPULinxState *env, const TmaFault *f, uint64_t pc);
 
 /* If the trap env reports (env->trapno, traparg0, trap_pc) was raised by

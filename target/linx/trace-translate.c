@@ -10,7 +10,7 @@
  */
 #include "header-form.h"
 #include "trace-info.h"
-#include "translate-internal.h"
+#include "translate-gen.h"
 
 /* The peer's FP/SYS opcode class: its block_kind is "sys" in any block. */
 static bool trace_form_is_sys(unsigned form)

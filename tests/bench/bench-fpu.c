@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "target/linx/fpu/fpu.h"
+#include "fpu/fpu.h"
 
 enum {
     NUM_OPERANDS = 1024,

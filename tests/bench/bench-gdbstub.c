@@ -32,6 +32,7 @@
 #include "hw/core/guest-memory.h"
 #include "linx-as.h"
 #include "tcg/exec.h"
+#include "target/linx/exec-target.h"
 
 #define DEFAULT_ITERS 2000000u
 #define WATCH_DIVISOR 200u   /* the watch run does 1/200 of the iterations */

@@ -49,6 +49,7 @@
 #include "linx-as.h"
 #include "target/linx/cpu.h"
 #include "tcg/exec.h"
+#include "target/linx/exec-target.h"
 
 #define CODE_BASE UINT64_C(0x10000)
 #define CODE_SIZE UINT64_C(0x10000)

@@ -48,9 +48,11 @@
 #include "target/linx/helper-proto.h"
 #include "target/linx/tma-translate.h"
 #include "tcg/exec.h"
+#include "target/linx/exec-target.h"
 
 #if defined(__x86_64__)
 #include "hw/linx/tma-avx2-inline.h"
+#include "target/linx/tma-header.h"
 #define BENCH_AVX2 1
 #define AVX2_FN __attribute__((noinline, target("avx2")))
 #endif

@@ -25,6 +25,7 @@
 #include "hw/linx/virt.h"
 #include "linx-as.h"
 #include "tcg/exec.h"
+#include "target/linx/exec-target.h"
 #include "util/elf-file.h"
 
 const char fuzz_target_name[] = "fuzz-elf-virt";

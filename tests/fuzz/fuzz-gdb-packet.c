@@ -29,6 +29,7 @@
 #include "hw/linx/tile-regs.h"
 #include "linx-as.h"
 #include "tcg/exec.h"
+#include "target/linx/exec-target.h"
 
 const char fuzz_target_name[] = "fuzz-gdb-packet";
 

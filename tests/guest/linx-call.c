@@ -48,6 +48,7 @@
 #include "linux-user/linux-user.h"
 #include "target/linx/profile.h"
 #include "tcg/exec.h"
+#include "target/linx/exec-target.h"
 #include "util/elf-file.h"
 
 #define MAX_ARGS 24

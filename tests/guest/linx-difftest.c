@@ -28,12 +28,13 @@
 
 #include "difftest-gen.h"
 #include "hw/core/guest-memory.h"
-#include "hw/linx/tile-engine.h"
+#include "target/linx/tile-engine.h"
 #include "hw/linx/tile-regs.h"
 #include "linx-as.h"
 #include "target/linx/cpu.h"
 #include "target/linx/insn-table.h"
 #include "tcg/exec.h"
+#include "target/linx/exec-target.h"
 
 #define MINIMISE_ROUNDS 2000
 

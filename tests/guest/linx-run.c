@@ -37,6 +37,7 @@
 #include "target/linx/profile.h"
 #include "target/linx/decode.h"
 #include "tcg/exec.h"
+#include "target/linx/exec-target.h"
 #include "util/elf-file.h"
 
 enum {

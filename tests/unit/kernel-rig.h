@@ -19,10 +19,11 @@
 #include <string.h>
 
 #include "hw/core/guest-memory.h"
-#include "hw/linx/tile-engine.h"
+#include "target/linx/tile-engine.h"
 #include "hw/linx/tile-regs.h"
 #include "target/linx/cpu.h"
 #include "tcg/exec.h"
+#include "target/linx/exec-target.h"
 #include "tools/linx-as/linx-as.h"
 
 #define KRIG_MEM_BASE UINT64_C(0x10000)

@@ -23,6 +23,7 @@
 #include "hw/core/guest-memory.h"
 #include "target/linx/cpu.h"
 #include "tcg/exec.h"
+#include "target/linx/exec-target.h"
 
 #include "linx-mini-asm.h"
 

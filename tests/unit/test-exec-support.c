@@ -19,6 +19,7 @@
 #include "tcg/code-buffer.h"
 #include "tcg/commit-trace.h"
 #include "tcg/exec.h"
+#include "target/linx/exec-target.h"
 #include "tcg/log.h"
 
 /* Permissions of the mapping holding @p, from /proc/self/maps ("r-xs"). */

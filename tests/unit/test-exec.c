@@ -22,6 +22,8 @@
 #include <cmocka.h>
 #include <glib.h>
 
+#include "target/linx/exec-target.h"
+#include "target/linx/target-config.h"
 #include "tcg/engine-config.h"
 #include "tcg/interp.h"
 #include "tcg/softmmu.h"
@@ -718,6 +720,39 @@ static void test_jit_fallback(void **state)
     linx_exec_free(ec);
 }
 
+/* The engine logs through the target's hooks (LinxTargetOps), not
+ * LinxISA's: -d in_asm shows the toy's disassembly and raw bytes, -d cpu
+ * the toy's state.  Expected lines from the program and the toy's formats
+ * (toy-isa.c), written down here. */
+static void test_target_ops_logs(void **state)
+{
+    Machine m;
+    LinxExecOptions opts;
+    char *log = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&log, &len);
+
+    assert_non_null(f);
+    toy_exec_options(&opts);
+    opts.log_mask = LINX_LOG_IN_ASM | LINX_LOG_CPU;
+    opts.log_file = f;
+    machine_init_opts(&m, &opts);
+    load_sum_loop(&m, 3);
+    assert_int_equal(cpu_exec(m.env), EXCP_EXIT);
+    assert_int_equal(m.env->exit_code, 6);
+    machine_free(&m);
+    fclose(f);
+    /* MOVI r2, 3 at CODE + 8: bytes 02 02 00 03, shown as the word. */
+    assert_non_null(strstr(log, "0x0000000000010008:  03000202           MOVI a=2 b=0 c=3\n"));
+    assert_non_null(strstr(log, "0x0000000000010014:  ff000203           ADDI a=2 b=0 c=-1\n"));
+    assert_non_null(strstr(log, "HALT a=0 b=0 c=0\n"));
+    /* The state before the loop's first run (r1 = 0, r2 = 3) and before
+     * the last block (r1 = 6, r2 = 0). */
+    assert_non_null(strstr(log, "toy pc=0x1000c r1=0 r2=3 r3=0\n"));
+    assert_non_null(strstr(log, "toy pc=0x1001c r1=6 r2=0 r3=0\n"));
+    free(log);
+}
+
 static void test_setup_errors(void **state)
 {
     LinxExecOptions opts;
@@ -728,7 +763,13 @@ static void test_setup_errors(void **state)
     /* No exec context: cpu_exec refuses cleanly. */
     assert_int_equal(cpu_exec(env), EXCP_HALTED);
     g_free(env);
-    /* No front end in the build and none given. */
+    /* The engine alone knows no target: none given is refused. */
+    linx_exec_options_defaults(&opts);
+    opts.trace_commit_path = NULL;
+    opts.accel = LINX_ACCEL_INTERP;
+    assert_null(linx_exec_new(&opts, err, sizeof(err)));
+    assert_non_null(strstr(err, "no front end"));
+    /* LinxISA's options: refused only when the build has no translator. */
     linx_exec_options_init(&opts);
     opts.trace_commit_path = NULL;
     opts.accel = LINX_ACCEL_INTERP;
@@ -774,6 +815,7 @@ int main(void)
         cmocka_unit_test(test_jit_buffer_too_small),
         cmocka_unit_test(test_jit_fallback),
         cmocka_unit_test(test_setup_errors),
+        cmocka_unit_test(test_target_ops_logs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

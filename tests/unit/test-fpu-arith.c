@@ -1,5 +1,5 @@
 /*
- * Floating-point arithmetic tests (target/linx/fpu): known vectors for
+ * Floating-point arithmetic tests (fpu): known vectors for
  * FADD FSUB FMUL FDIV FSQRT FRECIP and the FMA family in every rounding
  * mode, with the exact flags expected.
  *
@@ -18,7 +18,7 @@
 
 #include <cmocka.h>
 
-#include "target/linx/fpu/fpu.h"
+#include "fpu/fpu.h"
 
 enum {
     NX = LINX_FPF_NX,

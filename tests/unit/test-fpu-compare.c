@@ -1,5 +1,5 @@
 /*
- * Floating-point compare and min/max tests (target/linx/fpu/fpu-compare.c).
+ * Floating-point compare and min/max tests (fpu/fpu-compare.c).
  *
  * - Vectors for FEQ FNE FLT FGE and the signalling FEQS FNES FLTS FGES:
  *   ordered results (a NaN makes every compare 0, FNE included), +0 == -0,
@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "target/linx/fpu/fpu.h"
+#include "fpu/fpu.h"
 #include "test-fpu-ref.h"
 
 enum {

@@ -1,5 +1,5 @@
 /*
- * Floating-point conversion tests (target/linx/fpu/fpu-convert.c).
+ * Floating-point conversion tests (fpu/fpu-convert.c).
  *
  * - Known vectors for float->float, float->int (saturation, NV, NX, -0.0,
  *   RMM ties) and int->float in all rounding modes.
@@ -22,7 +22,7 @@
 
 #include <cmocka.h>
 
-#include "target/linx/fpu/fpu.h"
+#include "fpu/fpu.h"
 #include "test-fpu-ref.h"
 
 enum {

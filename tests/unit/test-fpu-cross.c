@@ -27,7 +27,7 @@
 
 #include <cmocka.h>
 
-#include "target/linx/fpu/fpu.h"
+#include "fpu/fpu.h"
 #include "test-fpu-ref.h"
 
 enum {

@@ -1,5 +1,5 @@
 /*
- * FEXP tests (target/linx/fpu/fpu-exp.c).
+ * FEXP tests (fpu/fpu-exp.c).
  *
  * - FP64 vectors in all five modes, from a 80-digit decimal evaluation of
  *   e^x (Python decimal), including overflow and subnormal results.
@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "target/linx/fpu/fpu.h"
+#include "fpu/fpu.h"
 #include "test-fpu-ref.h"
 
 enum {

@@ -1,5 +1,5 @@
 /*
- * The fast e^x, ln x and 1/sqrt x (target/linx/fpu/fpu-fastmath.h, the
+ * The fast e^x, ln x and 1/sqrt x (fpu/fpu-fastmath.h, the
  * FEXP fast path in fpu-exp.c, the TEXP/TLOG/TRSQRT kernels of
  * hw/linx/tepl-kernels.c):
  *
@@ -32,8 +32,8 @@
 #include "hw/linx/tepl.h"
 #include "hw/linx/tile-dtype.h"
 #include "hw/linx/tile-regs.h"
-#include "target/linx/fpu/fpu-fastmath.h"
-#include "target/linx/fpu/fpu.h"
+#include "fpu/fpu-fastmath.h"
+#include "fpu/fpu.h"
 
 enum {
     FP32_STRIDE = 4099, /* ~1 M FP32 inputs */

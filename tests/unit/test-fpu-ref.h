@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "target/linx/fpu/fpu.h"
+#include "fpu/fpu.h"
 
 typedef struct RefFormat {
     int bits, exp_bits, frac_bits;

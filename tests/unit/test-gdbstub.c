@@ -35,6 +35,7 @@
 #include "hw/linx/tile-regs.h"
 #include "linx-as.h"
 #include "tcg/exec.h"
+#include "target/linx/exec-target.h"
 
 #define MEM_BASE UINT64_C(0x10000)
 #define MEM_SIZE UINT64_C(0x20000)

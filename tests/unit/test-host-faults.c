@@ -31,6 +31,7 @@
 #include "target/linx/cpu.h"
 #include "target/linx/profile.h"
 #include "tcg/exec.h"
+#include "target/linx/exec-target.h"
 
 #define CODE_BASE UINT64_C(0x10000)
 #define CODE_SIZE UINT64_C(0x10000)

@@ -21,7 +21,7 @@
 #include <cmocka.h>
 
 #include "target/linx/cpu.h"
-#include "target/linx/fpu/fpu.h"
+#include "fpu/fpu.h"
 #include "target/linx/kernel-simd.h"
 
 #define BLOCK VEC_LANES_MAX

@@ -22,6 +22,7 @@
 #include "hw/linx/tepl.h"
 #include "hw/linx/tile-dtype.h"
 #include "hw/linx/tile-regs.h"
+#include "target/linx/tile-trap.h"
 
 enum {
     TILE_T1 = 0,  /* t#1 */
@@ -385,14 +386,17 @@ static void expect_rule(LinxTileState *ts, const LinxTeplOp *op, unsigned rule, 
     uint8_t before[LINX_TILE_MAX_BYTES];
     LinxTileMeta mb = linx_tile_get(ts, TILE_T1)->meta;
     TmaFault f;
+    LinxTileTrap t;
 
     memcpy(before, linx_tile_get(ts, TILE_T1)->data, sizeof(before));
     for (int ref = 0; ref < 2; ref++) {
         assert_false(linx_tepl_exec(ts, op, ref, &f));
         assert_int_equal(f.rule, rule);
-        assert_int_equal(f.trapnum, 4);
-        assert_int_equal(f.cause, cause);
-        assert_int_equal(f.traparg0, rule | value << 32);
+        assert_int_equal(f.value, value);
+        linx_tile_fault_trap(&f, &t);
+        assert_int_equal(t.trapnum, 4);
+        assert_int_equal(t.cause, cause);
+        assert_int_equal(t.traparg0, rule | value << 32);
         assert_string_not_equal(linx_tepl_rule_name(rule), "?");
         assert_string_not_equal(linx_tepl_rule_text(rule), "?");
     }

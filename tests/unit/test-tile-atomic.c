@@ -24,6 +24,8 @@
 #include "hw/linx/tile-dtype.h"
 #include "hw/linx/tma-kernels.h"
 #include "target/linx/cpu.h"
+#include "target/linx/tile-trap.h"
+#include "target/linx/tma-header.h"
 
 #define RAM_BASE 0x200000u
 #define RAM_SIZE 0x100000u
@@ -308,13 +310,16 @@ static void test_atomic_rules(void **state)
     Env *e = *state;
     TmaPlan p;
     TmaFault f;
+    LinxTileTrap t;
     uint8_t before[64], after[64];
 
     for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         plan(&p, TMA_OP_TSTORE, bad[i], TMA_LAYOUT_NORM, 16, 4, true, NULL);
         assert_int_equal(p.fault.rule, TMA_R_ATOMIC_DTYPE);
-        assert_int_equal(p.fault.trapnum, LINX_TRAP_ILLEGAL_INST);
-        assert_int_equal(p.fault.traparg0, TMA_R_ATOMIC_DTYPE | (uint64_t)bad[i] << 32);
+        assert_int_equal(p.fault.value, bad[i]);
+        linx_tile_fault_trap(&p.fault, &t);
+        assert_int_equal(t.trapnum, LINX_TRAP_ILLEGAL_INST);
+        assert_int_equal(t.traparg0, TMA_R_ATOMIC_DTYPE | (uint64_t)bad[i] << 32);
     }
     assert_string_equal(tma_rule_name(TMA_R_ATOMIC_DTYPE), "atomic-dtype");
     plan(&p, TMA_OP_TLOAD, LINX_DT_FP32, TMA_LAYOUT_NORM, 16, 4, true, NULL);
@@ -330,7 +335,10 @@ static void test_atomic_rules(void **state)
                                     NULL), GM_OK);
     assert_false(run(e, &p, MMIO_BASE + MMIO_SIZE - 64, COL * 4, &f));
     assert_int_equal(f.rule, TMA_R_GM_FAULT);
-    assert_int_equal(f.traparg0, MMIO_BASE + MMIO_SIZE);
+    assert_int_equal(f.value, MMIO_BASE + MMIO_SIZE);
+    linx_tile_fault_trap(&f, &t);
+    assert_int_equal(t.trapnum, LINX_TRAP_DATA_PAGE_FAULT);
+    assert_int_equal(t.traparg0, MMIO_BASE + MMIO_SIZE);
     assert_int_equal(guest_mem_read(e->gm, MMIO_BASE + MMIO_SIZE - 64, after, 64, GM_PROT_READ,
                                     NULL), GM_OK);
     assert_memory_equal(before, after, 64);

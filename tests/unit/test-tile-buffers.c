@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "hw/linx/buffers.h"
+#include "hw/linx/buffers-mmio.h"
 
 #define KB 1024u
 

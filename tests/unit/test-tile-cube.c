@@ -19,6 +19,7 @@
 #include "hw/linx/tile-cube.h"
 #include "hw/linx/tile-dtype.h"
 #include "target/linx/cpu.h"
+#include "target/linx/tile-trap.h"
 
 /* Push a tile of @layout/@dtype, rows x cols, whose logical (r, c) is
  * val(r, c) and every other byte garbage (0xff: a NaN for floats). */
@@ -306,15 +307,18 @@ static void expect_rule(LinxTileState *ts, const LinxCubeOp *op, LinxCubeRule ru
                         uint64_t value, unsigned ec)
 {
     TmaFault f;
+    LinxTileTrap t;
     LinxAccState before = ts->acc;
     uint8_t acc0[16];
 
     memcpy(acc0, ts->acc.data, sizeof(acc0));
     assert_false(linx_cube_exec(ts, op, &f));
     assert_int_equal(f.rule, rule);
-    assert_int_equal(f.trapnum, LINX_TRAP_ILLEGAL_INST);
-    assert_int_equal(f.cause, ec << 8);
-    assert_int_equal(f.traparg0, (uint64_t)rule | value << 32);
+    assert_int_equal(f.value, value);
+    linx_tile_fault_trap(&f, &t);
+    assert_int_equal(t.trapnum, LINX_TRAP_ILLEGAL_INST);
+    assert_int_equal(t.cause, ec << 8);
+    assert_int_equal(t.traparg0, (uint64_t)rule | value << 32);
     assert_memory_equal(acc0, ts->acc.data, sizeof(acc0)); /* no side effect */
     assert_int_equal(before.valid, ts->acc.valid);
 }

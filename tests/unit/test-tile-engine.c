@@ -16,7 +16,8 @@
 
 #include "hw/linx/tile-cube.h"
 #include "hw/linx/tile-dtype.h"
-#include "hw/linx/tile-engine.h"
+#include "target/linx/tile-engine.h"
+#include "target/linx/tile-trap.h"
 
 #define PRESENT (UINT64_C(1) << 62)
 
@@ -29,6 +30,7 @@ static void test_engine_cube(void **state)
     LinxTileEngine eng;
     LinxCubeOp op;
     TmaFault f;
+    LinxTileTrap t;
 
     (void)state;
     env->tiles = linx_tile_state_new();
@@ -82,15 +84,19 @@ static void test_engine_cube(void **state)
     /* Missing descriptors, in the digest's order (linx-v0.4). */
     h->nior = 0;
     assert_false(linx_tile_header_to_cube(h, env->lb, false, &op, &f));
-    assert_int_equal(f.traparg0, 4); /* B.IOR missing (ACCCVT) */
+    assert_int_equal(f.rule, TMA_R_MISSING_IOR);
+    linx_tile_fault_trap(&f, &t);
+    assert_int_equal(t.traparg0, 4); /* B.IOR missing (ACCCVT) */
     h->dim_mask = 3;
     h->nior = 1;
     assert_false(linx_tile_header_to_cube(h, env->lb, false, &op, &f));
-    assert_int_equal(f.traparg0, 1); /* B.DIM missing */
+    linx_tile_fault_trap(&f, &t);
+    assert_int_equal(t.traparg0, 1); /* B.DIM missing */
     h->arg = 0;
     assert_false(linx_tile_header_to_cube(h, env->lb, false, &op, &f));
-    assert_int_equal(f.trapnum, LINX_TRAP_BLOCK);
-    assert_int_equal(f.traparg0, 3); /* B.ARG first */
+    linx_tile_fault_trap(&f, &t);
+    assert_int_equal(t.trapnum, LINX_TRAP_BLOCK);
+    assert_int_equal(t.traparg0, 3); /* B.ARG first */
     /* The compiled forms (linx-toolchain): ACCCVT with only its B.IOTI is
      * quant none; a TMATMUL without B.ARG is fine, without B.DIM not. */
     h->nior = 0;
@@ -100,7 +106,8 @@ static void test_engine_cube(void **state)
     assert_int_equal(op.quant_word, 0);
     h->func = LINX_CUBE_TMATMUL;
     assert_false(linx_tile_header_to_cube(h, env->lb, true, &op, &f));
-    assert_int_equal(f.traparg0, 1); /* B.DIM missing */
+    linx_tile_fault_trap(&f, &t);
+    assert_int_equal(t.traparg0, 1); /* B.DIM missing */
     h->dim_mask = 7;
     assert_true(linx_tile_header_to_cube(h, env->lb, true, &op, &f));
     linx_tile_state_free(env->tiles);

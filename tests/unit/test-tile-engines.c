@@ -21,6 +21,7 @@
 #include "hw/linx/buffers-datacopy.h"
 #include "hw/linx/buffers-fixpipe.h"
 #include "hw/linx/buffers-mmad.h"
+#include "hw/linx/buffers-mmio.h"
 #include "hw/linx/tile-dtype.h"
 
 #define RAM 0x100000u

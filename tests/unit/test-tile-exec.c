@@ -26,6 +26,7 @@
 #include "hw/linx/tile-dump.h"
 #include "hw/linx/tma-kernels.h"
 #include "target/linx/cpu.h"
+#include "target/linx/tma-header.h"
 
 #define RAM_BASE 0x200000u
 #define RAM_SIZE 0x100000u
@@ -639,11 +640,12 @@ static void test_window_cache(void **state)
     assert_true(guest_mem_protect(e->gm, target, GUEST_PAGE_SIZE, GM_PROT_READ));
     assert_false(exec_plan(e, st, &f));
     assert_int_equal(f.rule, TMA_R_GM_FAULT);
-    assert_int_equal(f.traparg0, target);
+    assert_int_equal(f.value, target);
     /* Unmapped. */
     assert_true(guest_mem_unmap(e->gm, target, GUEST_PAGE_SIZE));
     assert_false(exec_plan(e, st, &f));
-    assert_int_equal(f.traparg0, target);
+    assert_int_equal(f.rule, TMA_R_GM_FAULT);
+    assert_int_equal(f.value, target);
     /* Mapped again (a new zero page): works, and writes land there. */
     assert_true(guest_mem_map(e->gm, target, GUEST_PAGE_SIZE, GM_PROT_READ | GM_PROT_WRITE,
                               false));

@@ -16,8 +16,10 @@
 #include <cmocka.h>
 
 #include "hw/linx/buffers-loaddata.h"
+#include "hw/linx/buffers-mmio.h"
 #include "hw/linx/tile-dtype.h"
 #include "target/linx/cpu.h"
+#include "target/linx/tile-trap.h"
 
 #define FR LINX_LD_FRACTAL_BYTES
 #define GM_BASE 0x500000u
@@ -194,6 +196,7 @@ static void test_gm_source(void **state)
     uint8_t buf[8 * FR];
     LinxLoadData2D op;
     TmaFault f;
+    LinxTileTrap t;
 
     for (unsigned i = 0; i < sizeof(buf); i++) {
         buf[i] = (uint8_t)(i / FR * 7 + i % FR);
@@ -218,8 +221,10 @@ static void test_gm_source(void **state)
     op.src = GM_BASE + 0x40000 - 5 * FR - 1;
     assert_false(linx_loaddata_2d(e->b, e->gm, &op, &f));
     assert_int_equal(f.rule, LINX_LD_GM_FAULT);
-    assert_int_equal(f.trapnum, LINX_TRAP_DATA_PAGE_FAULT);
-    assert_int_equal(f.traparg0, GM_BASE + 0x40000);
+    assert_int_equal(f.value, GM_BASE + 0x40000);
+    linx_tile_fault_trap(&f, &t);
+    assert_int_equal(t.trapnum, LINX_TRAP_DATA_PAGE_FAULT);
+    assert_int_equal(t.traparg0, GM_BASE + 0x40000);
     assert_int_equal(e->b->buf[LINX_BUF_L0B].data[2 * FR], 0);
 }
 
@@ -227,12 +232,15 @@ static void expect_rule(Env *e, const LinxLoadData2D *op, LinxLdRule rule, uint6
                         const char *name)
 {
     TmaFault f;
+    LinxTileTrap t;
 
     assert_false(linx_loaddata_2d(e->b, e->gm, op, &f));
     assert_int_equal(f.rule, rule);
-    assert_int_equal(f.trapnum, LINX_TRAP_ILLEGAL_INST);
-    assert_int_equal(f.cause, LINX_EC_PARAM << 8);
-    assert_int_equal(f.traparg0, (uint64_t)rule | value << 32);
+    assert_int_equal(f.value, value);
+    linx_tile_fault_trap(&f, &t);
+    assert_int_equal(t.trapnum, LINX_TRAP_ILLEGAL_INST);
+    assert_int_equal(t.cause, LINX_EC_PARAM << 8);
+    assert_int_equal(t.traparg0, (uint64_t)rule | value << 32);
     assert_string_equal(linx_ld_rule_name(rule), name);
 }
 

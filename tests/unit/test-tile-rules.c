@@ -18,6 +18,8 @@
 #include "hw/linx/tile-dtype.h"
 #include "hw/linx/tma-kernels.h"
 #include "target/linx/cpu.h"
+#include "target/linx/tile-trap.h"
+#include "target/linx/tma-header.h"
 
 #define REG_BASE 2   /* a0 */
 #define REG_STRIDE 3 /* a1 */
@@ -33,10 +35,13 @@
 static void expect_fault(const TmaFault *f, TmaRule rule, unsigned trapnum, unsigned ec,
                          uint64_t traparg0, const char *name)
 {
+    LinxTileTrap t;
+
     assert_int_equal(f->rule, rule);
-    assert_int_equal(f->trapnum, trapnum);
-    assert_int_equal(f->cause, CAUSE(ec));
-    assert_int_equal(f->traparg0, traparg0);
+    linx_tile_fault_trap(f, &t);
+    assert_int_equal(t.trapnum, trapnum);
+    assert_int_equal(t.cause, CAUSE(ec));
+    assert_int_equal(t.traparg0, traparg0);
     assert_string_equal(tma_rule_name(rule), name);
 }
 

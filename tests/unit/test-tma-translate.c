@@ -27,6 +27,7 @@
 #include "linx-as.h"
 #include "target/linx/tma-translate.h"
 #include "tcg/exec.h"
+#include "target/linx/exec-target.h"
 
 #define CODE_BASE UINT64_C(0x10000)
 #define CODE_SIZE UINT64_C(0x10000)

@@ -23,6 +23,7 @@
 #include "target/linx/profile.h"
 #include "target/linx/header-form.h"
 #include "tcg/exec.h"
+#include "target/linx/exec-target.h"
 
 #include "linx-mini-asm.h"
 

@@ -27,6 +27,7 @@
 #include "target/linx/asm-insn.h"
 #include "target/linx/disas.h"
 #include "tcg/exec.h"
+#include "target/linx/exec-target.h"
 #include "util/elf-file.h"
 
 #define RAM_SIZE (UINT64_C(16) << 20)

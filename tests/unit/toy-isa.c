@@ -3,6 +3,8 @@
  */
 #include "toy-isa.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Globals are registered first, in this order, so their temps are fixed. */
@@ -205,13 +207,48 @@ void toy_translate_block(CPULinxState *env, IRContext *ir, TranslationBlock *tb)
     }
 }
 
+/* -d in_asm: "MOVI a=1 b=0 c=5" (the opcode's name, the three fields). */
+static unsigned toy_disas_insn(const uint8_t *code, size_t avail, uint64_t pc, char *text,
+                               size_t textlen, char *hex, size_t hexlen)
+{
+    static const char *const names[] = {
+        [TOY_MARK] = "MARK", [TOY_MOVI] = "MOVI", [TOY_ADDI] = "ADDI", [TOY_ADD] = "ADD",
+        [TOY_BNZ] = "BNZ",   [TOY_J] = "J",       [TOY_JR] = "JR",     [TOY_LD] = "LD",
+        [TOY_ST] = "ST",     [TOY_STB] = "STB",   [TOY_LDU] = "LDU",   [TOY_HALT] = "HALT",
+        [TOY_TRAP] = "TRAP", [TOY_FENCEI] = "FENCEI",
+    };
+    (void)pc;
+    if (avail < 4) {
+        return 0;
+    }
+    snprintf(text, textlen, "%s a=%u b=%u c=%d",
+             code[0] < sizeof(names) / sizeof(names[0]) && names[code[0]] ? names[code[0]] : "?",
+             code[1], code[2], (int8_t)code[3]);
+    snprintf(hex, hexlen, "%02x%02x%02x%02x", code[3], code[2], code[1], code[0]);
+    return 4;
+}
+
+/* -d cpu: the toy's state, pc and r1-r3. */
+static void toy_dump_state(CPULinxState *env, FILE *f)
+{
+    fprintf(f, "toy pc=0x%" PRIx64 " r1=%" PRIu64 " r2=%" PRIu64 " r3=%" PRIu64 "\n", env->pc,
+            env->gpr[1], env->gpr[2], env->gpr[3]);
+}
+
+const LinxTargetOps toy_target_ops = {
+    .name = "toy",
+    .translate_init = toy_translate_init,
+    .translate = toy_translate_block,
+    .disas_insn = toy_disas_insn,
+    .dump_state = toy_dump_state,
+};
+
 void toy_exec_options(LinxExecOptions *opts)
 {
-    linx_exec_options_init(opts);
+    linx_exec_options_defaults(opts);
     opts->accel = LINX_ACCEL_INTERP;
     opts->trace_commit_path = NULL;
-    opts->translate_init = toy_translate_init;
-    opts->translate = toy_translate_block;
+    opts->target = &toy_target_ops;
 }
 
 void toy_load(GuestMemory *gm, uint64_t addr, const uint32_t *insns, size_t n)

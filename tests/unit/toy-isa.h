@@ -1,6 +1,7 @@
 /*
  * A toy ISA and its translator, so the exec loop can be tested without the
- * LinxISA front end (LinxExecOptions.translate/translate_init).
+ * LinxISA front end: its LinxTargetOps (tcg/exec.h) translate, disassemble
+ * for -d in_asm and dump the state for -d cpu.
  *
  * Every instruction is 4 bytes: opcode, a, b, c (c doubles as a signed
  * 8-bit immediate).  A block starts at MARK; a TB runs from a MARK up to
@@ -62,7 +63,9 @@ enum {
 void toy_translate_init(IRContext *ir);
 void toy_translate_block(CPULinxState *env, IRContext *ir, TranslationBlock *tb);
 
-/* Options with the toy front end plugged in. */
+extern const LinxTargetOps toy_target_ops;
+
+/* Engine defaults (no LinxISA) with the toy target plugged in. */
 void toy_exec_options(LinxExecOptions *opts);
 
 /* Write a program at @addr (through the debugger path). */

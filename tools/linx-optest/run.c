@@ -32,6 +32,7 @@
 #include "target/linx/tma-translate.h"
 #include "target/linx/trap-report.h"
 #include "tcg/exec.h"
+#include "target/linx/exec-target.h"
 
 enum {
     RECORD_MAGIC = 0x4f505452, /* "OPTR" */

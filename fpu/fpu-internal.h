@@ -1,8 +1,8 @@
 /*
- * Internals of the floating-point library (target/linx/fpu): the format
+ * Internals of the floating-point library (fpu/): the format
  * table, the unpacked representation, the single rounding routine, and the
  * interfaces between the public entry points, the software path and the
- * host path.  Not for use outside target/linx/fpu and its tests.
+ * host path.  Not for use outside fpu/ and its tests.
  *
  * Unpacked numbers (LinxFpParts): a finite nonzero value is
  *     (-1)^sign * sig * 2^(exp - 63),   bit 63 of sig set,

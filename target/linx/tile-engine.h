@@ -9,7 +9,7 @@
  * raise ILLEGAL_INST when there is none.
  *
  * TMA headers (TLOAD/TSTORE/TMOV) never come here: the translator plans
- * them at translation time (target/linx/tma-translate.h, docs/tile.md
+ * them at translation time (tma-translate.h, docs/tile.md
  * "Translation"); one reaching the hook raises ILLEGAL_INST.
  *
  *   static LinxTileEngine eng;                 // per CPU, in the machine
@@ -18,14 +18,14 @@
  *   env->block_engine = linx_tile_block_engine;
  *   env->block_engine_opaque = &eng;
  */
-#ifndef LINX_HW_TILE_ENGINE_H
-#define LINX_HW_TILE_ENGINE_H
+#ifndef LINX_TARGET_TILE_ENGINE_H
+#define LINX_TARGET_TILE_ENGINE_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "hw/linx/tma.h"
-#include "target/linx/cpu.h"
+#include "cpu.h"
 
 typedef struct LinxTileEngine {
     LinxBlockEngineHook next;  /* for block types other than TMA and CUBE (may be NULL) */
@@ -55,4 +55,4 @@ struct LinxCubeOp;
 bool linx_tile_header_to_cube(const LinxBlockHeader *h, const uint64_t lb[3],
                               bool compiled_forms, struct LinxCubeOp *op, TmaFault *f);
 
-#endif /* LINX_HW_TILE_ENGINE_H */
+#endif /* LINX_TARGET_TILE_ENGINE_H */

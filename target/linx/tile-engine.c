@@ -1,14 +1,14 @@
 /*
  * Run-time block engine for CUBE headers gathered in env->hdr (see
  * tile-engine.h).  TMA headers are planned at translation time
- * (target/linx/tma-translate.h) and never come here.
+ * (tma-translate.h) and never come here.
  */
-#include "hw/linx/tile-engine.h"
+#include "tile-engine.h"
 
 #include <string.h>
 
 #include "hw/linx/tile-cube.h"
-#include "target/linx/tma-translate.h"
+#include "tma-translate.h"
 #include "tcg/exec.h"
 
 enum {

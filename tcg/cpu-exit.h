@@ -1,0 +1,81 @@
+/*
+ * Leaving translated code: the exits a helper or a memory slow path takes
+ * back to cpu_exec (QEMU's cpu-exec-common.c), and the write-watchpoint
+ * check stores make first.  Below the exec loop, the interpreter and the
+ * softmmu, which all use it: it needs only the CPU and the small part of
+ * the exec context kept here (LinxExitState, the first member of every
+ * LinxExecContext), so none of them includes the loop to raise a fault.
+ *
+ *   if (fault) linx_raise_exception(env, trapnum, cause, addr, pc);
+ *   linx_exec_watch_check(env, addr, len, pc);  // may stop before a store
+ *
+ * Leaving is a siglongjmp to the jmp_buf cpu_exec set (env->jmp_env); a
+ * reason set first (linx_cpu_exit_with) is what cpu_exec returns.
+ */
+#ifndef LINX_TCG_CPU_EXIT_H
+#define LINX_TCG_CPU_EXIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tcg/log.h"
+
+typedef struct CPULinxState CPULinxState;
+typedef struct LinxExecContext LinxExecContext;
+
+/* Reasons cpu_exec() returns. */
+enum {
+    EXCP_NONE = -1,  /* (internal) keep running */
+    EXCP_EXIT = 1,   /* the guest finished (exit syscall, EXIT register); env->exit_code */
+    EXCP_TRAP = 2,   /* an architectural exception: env->trapno, traparg0, trap_pc */
+    EXCP_DEBUG = 3,  /* breakpoint or single-step stop for the debugger */
+    EXCP_HALTED = 4, /* nothing to run */
+    EXCP_INTERRUPT = 5, /* env->exit_request was set from outside */
+};
+
+/* Write watchpoints (tcg/exec.h says how they stop). */
+#define LINX_EXEC_MAX_WATCH 16
+
+/* What the exits read and write of an exec context: its first member, so
+ * that env->exec (a LinxExecContext *) is also a LinxExitState *. */
+typedef struct LinxExitState {
+    CPULinxState *running;   /* inside cpu_exec */
+    int exception_index;     /* EXCP_* to return after cpu_loop_exit */
+    bool single_step;        /* debugger: one instruction per cpu_exec */
+    LinxLog *log;            /* the context's log (-d int) */
+    struct {
+        uint64_t addr, len;
+    } watch[LINX_EXEC_MAX_WATCH];
+    unsigned nwatch;
+    bool watch_suspended;    /* the next instruction ignores them */
+    bool watch_hit;          /* the last EXCP_DEBUG was a watchpoint */
+    uint64_t watch_hit_addr;
+} LinxExitState;
+
+/* Leave translated code (see the file comment). */
+_Noreturn void cpu_loop_exit(CPULinxState *env);
+/* cpu_loop_exit() that makes cpu_exec() return @excp (EXCP_*). */
+_Noreturn void linx_cpu_exit_with(CPULinxState *env, int excp);
+
+/* Raise an architectural exception at guest pc @pc: env->trapno =
+ * trapnum | cause << 24 | ARGV (bit 62, TRAPARG0 valid), env->traparg0,
+ * env->trap_pc = env->pc = @pc; cpu_exec() returns EXCP_TRAP.  Logged
+ * under -d int.  When env->trap_hook delivers the trap to the guest (the
+ * virt machine's EVBASE handlers) the loop goes on at the new env->pc
+ * instead (EXCP_DEBUG while single-stepping). */
+_Noreturn void linx_raise_exception(CPULinxState *env, unsigned trapnum, unsigned cause,
+                                    uint64_t traparg0, uint64_t pc);
+
+/* Does the page at @page_addr hold a watched byte? */
+bool linx_exec_page_watched(const LinxExecContext *ec, uint64_t page_addr);
+/* A store of [addr, addr + len) by the instruction at @pc is about to
+ * happen: stop first when it meets a watchpoint (tcg/exec.h). */
+void linx_exec_watch_check(CPULinxState *env, uint64_t addr, uint64_t len, uint64_t pc);
+
+/* Do [a, a + alen) and [b, b + blen) share a byte? */
+static inline bool linx_ranges_meet(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
+{
+    return alen && blen && a <= b + (blen - 1) && b <= a + (alen - 1);
+}
+
+#endif /* LINX_TCG_CPU_EXIT_H */
