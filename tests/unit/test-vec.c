@@ -764,7 +764,7 @@ static bool gen_focus(Gen *g, VecProg *p, unsigned focus)
     g->p = p;
     vec_prog_init(p);
     for (unsigned s = 0; s < NSTREAM_IN; s++) {
-        g->in_stride[s] = op == VO_LOAD ? stride_mul[rn(&g->r, 7)] << 2 : (t == VT_W64 ? 8 : 4);
+        g->in_stride[s] = op == VO_LOAD ? stride_mul[rn(&g->r, 7)] * 4 : (t == VT_W64 ? 8 : 4);
         g->in_streams[s] = vec_prog_stream(p, g->in_stride[s]);
     }
     for (unsigned s = 0; s < NSTREAM_OUT; s++) {
