@@ -212,3 +212,56 @@ bool linx_exec_parallel(const LinxExecContext *ec)
 {
     return ec->mt;
 }
+
+void linx_exec_fork_prepare(LinxExecContext *ec)
+{
+    exec_lock(ec);
+    if (ec->mem) {
+        guest_mem_fork_prepare(ec->mem);
+    }
+    pthread_mutex_lock(&ec->cpu_lock);
+}
+
+void linx_exec_fork_parent(LinxExecContext *ec)
+{
+    pthread_mutex_unlock(&ec->cpu_lock);
+    if (ec->mem) {
+        guest_mem_fork_after(ec->mem);
+    }
+    exec_unlock(ec);
+}
+
+void linx_exec_fork_child(LinxExecContext *ec, CPULinxState *self)
+{
+    /* Only @self exists in the child. */
+    unsigned n = 0;
+
+    for (unsigned i = 0; i < ec->ncpus; i++) {
+        if (ec->cpus[i] == self) {
+            ec->cpus[n++] = self;
+        } else {
+            /* Keep its counters; its thread is gone. */
+            CPULinxState *c = ec->cpus[i];
+            ec->detached_stats.tbs_executed += c->tbs_executed;
+            ec->detached_stats.jc_hits += c->jc_hits;
+            ec->detached_stats.jc_misses += c->jc_misses;
+        }
+    }
+    ec->ncpus = n;
+    /* Locks that record an owner (the recursive ones) name a parent
+     * thread, and the condition variables may count waiters that do not
+     * exist here: all start afresh, the exec lock held as before. */
+    pthread_mutex_init(&ec->cpu_lock, NULL);
+    pthread_cond_init(&ec->exclusive_cond, NULL);
+    pthread_cond_init(&ec->exclusive_resume, NULL);
+    if (ec->mem) {
+        guest_mem_fork_child(ec->mem);
+    } else {
+        exec_own_lock_init(ec);
+        pthread_mutex_lock(&ec->own_lock);
+    }
+    /* Every translation goes, with the code buffer the parent shares. */
+    tb_flush_now(ec);
+    exec_rebuild_code_buffer(ec);
+    exec_unlock(ec);
+}

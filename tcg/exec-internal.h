@@ -147,6 +147,13 @@ void exec_cpu_list_add(LinxExecContext *ec, CPULinxState *env);
 bool exec_cpu_list_remove(LinxExecContext *ec, CPULinxState *env);
 bool exec_cpu_listed(LinxExecContext *ec, const CPULinxState *env);
 
+/* exec.c: a fresh code buffer (a fork child: the double mapping is a
+ * shared memfd the parent still writes to); every TB must be gone. */
+void exec_rebuild_code_buffer(LinxExecContext *ec);
+/* exec.c: (re)initialise own_lock, the recursive exec lock of a context
+ * without guest memory. */
+void exec_own_lock_init(LinxExecContext *ec);
+
 /* tb-cache.c */
 void tb_cache_init(LinxExecContext *ec);
 void tb_cache_destroy(LinxExecContext *ec);

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hw/core/guest-memory.h"
 #include "tcg/engine-config.h"
@@ -52,16 +53,22 @@ static const LinxBackendOps builtin_backend = {
 /* Context and CPUs                                                    */
 /* ------------------------------------------------------------------ */
 
-LinxExecContext *linx_exec_new(const LinxExecOptions *opts, char *err, size_t errlen)
+void exec_own_lock_init(LinxExecContext *ec)
 {
-    LinxExecContext *ec = g_new0(LinxExecContext, 1);
     pthread_mutexattr_t ma;
 
-    ec->opts = *opts;
     pthread_mutexattr_init(&ma);
     pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
     pthread_mutex_init(&ec->own_lock, &ma);
     pthread_mutexattr_destroy(&ma);
+}
+
+LinxExecContext *linx_exec_new(const LinxExecOptions *opts, char *err, size_t errlen)
+{
+    LinxExecContext *ec = g_new0(LinxExecContext, 1);
+
+    ec->opts = *opts;
+    exec_own_lock_init(ec);
     pthread_mutex_init(&ec->cpu_lock, NULL);
     pthread_cond_init(&ec->exclusive_cond, NULL);
     pthread_cond_init(&ec->exclusive_resume, NULL);
@@ -188,6 +195,29 @@ static void watch_memory(LinxExecContext *ec, GuestMemory *mem)
         }
         exec_update_hostfault(ec);
     }
+}
+
+void exec_rebuild_code_buffer(LinxExecContext *ec)
+{
+    BackendState saved = ec->bs;
+    size_t size = ec->cb.size;
+
+    if (ec->accel != LINX_ACCEL_JIT || !ec->cb.rw) {
+        return;
+    }
+    code_buffer_destroy(&ec->cb);
+    if (!code_buffer_init(&ec->cb, size) || !ec->backend->init(&ec->bs, &ec->cb)) {
+        fprintf(stderr, "linxemu: cannot set up a code buffer after fork: %s\n",
+                strerror(errno));
+        _exit(EXIT_FAILURE);
+    }
+    if (ec->cb.reserved < ec->cb.used) {
+        code_buffer_set_reserved(&ec->cb);
+    }
+    ec->bs.guest_direct = saved.guest_direct;
+    ec->bs.guest_base = saved.guest_base;
+    ec->bs.pinned_env_offset = saved.pinned_env_offset;
+    linx_exec_update_inline_lookup(ec);
 }
 
 void linx_exec_attach_cpu(LinxExecContext *ec, CPULinxState *env)

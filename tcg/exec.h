@@ -228,6 +228,19 @@ bool linx_exec_blocking_end(CPULinxState *env);
 /* Make @env leave cpu_exec at its next TB boundary (EXCP_INTERRUPT); any
  * thread may call it. */
 void linx_cpu_kick(CPULinxState *env);
+
+/* Around a host fork() while CPUs may run in parallel (linux-user's guest
+ * fork), inside an exclusive section: prepare takes the exec lock, the
+ * address space's writer lock and the CPU-list lock, so the child inherits
+ * none held by a thread that does not exist there; parent/child release
+ * them.  In the child every CPU but @self leaves the list (the caller
+ * frees their states), every translation is dropped and the JIT gets a
+ * code buffer of its own (the double mapping is a memfd the parent keeps
+ * writing to); the exclusive section is then ended by the caller in both
+ * processes. */
+void linx_exec_fork_prepare(LinxExecContext *ec);
+void linx_exec_fork_parent(LinxExecContext *ec);
+void linx_exec_fork_child(LinxExecContext *ec, CPULinxState *self);
 /* Drop the translations of one guest page (self-modifying code). */
 void linx_tb_invalidate_page(LinxExecContext *ec, uint64_t page_addr);
 

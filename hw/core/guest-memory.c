@@ -66,6 +66,17 @@ const char *guest_fault_name(GuestFault f)
 /* Creation                                                            */
 /* ------------------------------------------------------------------ */
 
+static void init_locks(GuestMemory *gm)
+{
+    pthread_mutexattr_t a;
+
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&gm->lock, &a);
+    pthread_mutexattr_destroy(&a);
+    pthread_rwlock_init(&gm->rw, NULL);
+}
+
 GuestMemory *guest_mem_new_window(uint64_t limit, uint64_t window_max)
 {
     GuestMemory *gm = g_new0(GuestMemory, 1);
@@ -77,14 +88,7 @@ GuestMemory *guest_mem_new_window(uint64_t limit, uint64_t window_max)
     gm->limit = limit & GUEST_PAGE_MASK;
     gm->host_page_size = hps > 0 ? (uint64_t)hps : GUEST_PAGE_SIZE;
     gm->code_pages = g_hash_table_new(g_direct_hash, g_direct_equal);
-    {
-        pthread_mutexattr_t a;
-        pthread_mutexattr_init(&a);
-        pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
-        pthread_mutex_init(&gm->lock, &a);
-        pthread_mutexattr_destroy(&a);
-    }
-    pthread_rwlock_init(&gm->rw, NULL);
+    init_locks(gm);
     gm_host_init(gm, window_max);
     return gm;
 }
@@ -111,6 +115,31 @@ void guest_mem_set_threaded(GuestMemory *gm)
         gm_notify_change(gm, 0, gm->limit, GM_CHANGE_MAP);
     }
     guest_mem_unlock(gm);
+}
+
+void guest_mem_fork_prepare(GuestMemory *gm)
+{
+    pthread_mutex_lock(&gm->lock);
+    if (gm->threaded) {
+        pthread_rwlock_wrlock(&gm->rw);
+    }
+}
+
+void guest_mem_fork_child(GuestMemory *gm)
+{
+    /* The recursive mutex and the rwlock record their owner, a thread of
+     * the parent: unlocking them here would fail (EPERM), so they start
+     * afresh, held once by the only thread. */
+    init_locks(gm);
+    pthread_mutex_lock(&gm->lock);
+}
+
+void guest_mem_fork_after(GuestMemory *gm)
+{
+    if (gm->threaded) {
+        pthread_rwlock_unlock(&gm->rw);
+    }
+    pthread_mutex_unlock(&gm->lock);
 }
 
 bool guest_mem_threaded(const GuestMemory *gm)

@@ -265,6 +265,15 @@ void guest_mem_unlock(GuestMemory *gm);
 void guest_mem_set_threaded(GuestMemory *gm);
 bool guest_mem_threaded(const GuestMemory *gm);
 
+/* Around a host fork(): take the mutex and the writer lock (no reader
+ * holds it in the child), and release both in parent and child. */
+void guest_mem_fork_prepare(GuestMemory *gm);
+void guest_mem_fork_after(GuestMemory *gm);
+/* In the child instead of guest_mem_fork_after: fresh locks (the parent's
+ * record owners that do not exist here), the mutex held once - the exec
+ * lock linx_exec_fork_prepare took. */
+void guest_mem_fork_child(GuestMemory *gm);
+
 /* Number of regions (for tests and statistics). */
 size_t guest_mem_region_count(const GuestMemory *gm);
 
