@@ -33,7 +33,8 @@ long linx_safe_syscall_base(const int *kick, long nr, long a1, long a2, long a3,
                             long a6);
 
 /* A blocking host call: the result (-errno on failure), or -LU_ERESTARTSYS
- * when *@kick was set before or during it. */
+ * when *@kick was set before or during it (-EINTR when another host signal
+ * interrupted it). */
 long linx_safe_syscall(const int *kick, long nr, long a1, long a2, long a3, long a4, long a5,
                        long a6);
 
