@@ -110,7 +110,10 @@ static void list_remove(LinuxProcess *p, LinuxThread *t)
 
 /* CHILD_CLEARTID: *ctid = 0, then wake one waiter (the kernel's
  * mm_release does a shared FUTEX_WAKE; our guest memory is host memory,
- * so a host wake on the same bytes reaches a guest's host wait). */
+ * so a host wake on the same bytes reaches a guest's host wait).  The
+ * store is an atomic release store of the word, as the kernel's is a
+ * single store: the joiner reads the word concurrently (ThreadSanitizer
+ * reported the byte copy lu_copy_to makes as a race). */
 static void clear_child_tid(LinuxThread *t)
 {
     LinuxProcess *p = t->proc;
@@ -121,12 +124,15 @@ static void clear_child_tid(LinuxThread *t)
     if (!t->clear_child_tid || (t->clear_child_tid & 3)) {
         return;
     }
-    if (lu_copy_to(p, t->clear_child_tid, &zero, sizeof(zero)) < 0) {
-        return;
-    }
-    if (guest_mem_window(p->mem, t->clear_child_tid, 1, 4, 4, GM_PROT_READ, &host, &fa) == GM_OK &&
+    if (guest_mem_window(p->mem, t->clear_child_tid, 1, 4, 4, GM_PROT_READ | GM_PROT_WRITE,
+                         &host, &fa) == GM_OK &&
         host) {
+        __atomic_store_n((uint32_t *)(void *)host, 0, __ATOMIC_RELEASE);
         syscall(SYS_futex, host, FUTEX_WAKE, 1, NULL, NULL, 0);
+    } else {
+        /* Not plain RAM: the checked path (EFAULT is ignored, as Linux
+         * does). */
+        lu_copy_to(p, t->clear_child_tid, &zero, sizeof(zero));
     }
 }
 
