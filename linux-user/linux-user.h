@@ -28,6 +28,8 @@
 #ifndef LINX_LINUX_USER_H
 #define LINX_LINUX_USER_H
 
+#include <glib.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -137,15 +139,51 @@ typedef struct LinuxSigInfo {
     uint64_t trapno;
 } LinuxSigInfo;
 
+/* The signal state the threads of a process share: the actions, and the
+ * signals sent to the process (kill) rather than to one thread. */
 typedef struct LinuxSignalState {
     LinuxSigAction action[LINUX_NSIG + 1]; /* 1..64 */
-    uint64_t blocked;                      /* bit (sig - 1) */
+    uint64_t pending;                      /* bit (sig - 1) */
+    LinuxSigInfo info[LINUX_NSIG + 1];
+} LinuxSignalState;
+
+/* A thread's own: its mask, the signals sent to it (tkill, tgkill, its
+ * faults, SIGPIPE) and its alternate stack. */
+typedef struct LinuxThreadSignals {
+    uint64_t blocked; /* bit (sig - 1) */
     uint64_t pending;
     LinuxSigInfo info[LINUX_NSIG + 1];
     uint64_t altstack_sp;
     uint64_t altstack_size;
     uint32_t altstack_flags;
-} LinuxSignalState;
+} LinuxThreadSignals;
+
+struct LinuxProcess;
+
+/* One guest thread: a CPU state run by one host thread (the process's
+ * first thread runs on the caller of linux_cpu_loop; clone makes the
+ * others, linux-user/thread.c).  Fields marked (lock) are under the
+ * process's lock. */
+typedef struct LinuxThread {
+    struct LinuxProcess *proc;
+    CPULinxState *env;
+    int32_t tid;                /* the guest's thread id (a host tid) */
+    uint64_t clear_child_tid;   /* set_tid_address / CLONE_CHILD_CLEARTID */
+    uint64_t robust_list;
+    uint64_t robust_list_len;
+    LinuxThreadSignals sig;     /* (lock) */
+    /* Tile register file and block engine of its CPU. */
+    struct LinxTileState *tiles;
+    struct LinxTileEngine *tile_engine;
+    pthread_t host;             /* its host thread */
+    bool host_started;          /* host is a thread clone started (lock) */
+    /* Nonzero while the thread has a signal to take or must exit: blocking
+     * host calls return at once (linux-user/safe-syscall.h).  Atomic. */
+    int kick;
+    bool exited;                /* (lock) */
+    bool on_list;               /* (lock) */
+    struct LinuxThread *next;   /* (lock) the process's threads */
+} LinuxThread;
 
 /* What the ELF loader found (all addresses include the load bias). */
 typedef struct LinuxImage {
@@ -168,6 +206,13 @@ typedef struct LinuxOptions {
     const char *ld_prefix; /* -L: absolute guest paths are looked up here first */
     bool seeded;         /* -seed: AT_RANDOM and getrandom() from a PRNG ... */
     uint64_t seed;       /* ... seeded with this */
+    /* execve of a LinxISA program runs the emulator again: this argv
+     * prefix (the emulator and the options to propagate), then "-0 ARGV0
+     * PATH ARGS...".  NULL-terminated; NULL: such an execve fails (ENOEXEC). */
+    char *const *reexec_argv;
+    /* -signal-exit: a guest that dies by signal N kills the emulator with
+     * host signal N (so a parent's wait sees it), instead of exit 128 + N. */
+    bool signal_exit;
 } LinuxOptions;
 
 #define LINUX_SYSCALL_MAX 512
@@ -179,7 +224,7 @@ typedef struct LinuxOptions {
 
 typedef struct LinuxProcess {
     GuestMemory *mem;
-    CPULinxState *env; /* set by linux_process_attach_cpu() */
+    CPULinxState *env; /* the first thread's CPU (linux_process_attach_cpu) */
     LinuxImage image;
     LinxProfileVote profile_vote; /* the program's code, for -cpu auto */
     char *exe_path;    /* absolute path of the program (AT_EXECFN, /proc/self/exe) */
@@ -192,18 +237,24 @@ typedef struct LinuxProcess {
     uint64_t brk_cur;     /* current break; pages up to its page end are mapped */
     uint64_t mmap_hint;   /* where the next non-fixed mmap starts searching */
 
-    /* Thread bookkeeping (one thread). */
-    uint64_t clear_child_tid;
-    uint64_t robust_list;
-    uint64_t robust_list_len;
-    int32_t pid; /* host pid, also the guest pid and tid */
+    /* Threads (linux-user/thread.c).  @lock (recursive) guards the thread
+     * list, the signal state and the exit state. */
+    pthread_mutex_t lock;
+    pthread_cond_t threads_cond; /* a thread left the list */
+    LinuxThread main;            /* the first thread (tid = pid) */
+    LinuxThread *threads;        /* (lock) live threads, main included */
+    unsigned nthreads;           /* (lock) */
+    GArray *host_threads;        /* (lock) pthread_t of every thread clone started */
+    int32_t pid;                 /* host pid: the guest's pid and first tid */
+    bool is_fork_child;          /* made by a guest fork (dies by its guest's signal) */
+    LinuxThread *leader;         /* the thread whose host thread ends the process */
+    int leader_code;             /* the first thread's exit code, when it exited first */
+    unsigned next_cpu_index;     /* (lock) */
+    /* Runs a thread's CPU until it or the process ends (cpu-loop.c sets
+     * it: the library itself does not call the exec loop). */
+    void (*run_thread)(struct LinuxProcess *p, LinuxThread *t);
 
-    LinuxSignalState sig;
-
-    /* Tile register file and block engine of the CPU (cpu-loop.c sets
-     * them up; freed with the process). */
-    struct LinxTileState *tiles;
-    struct LinxTileEngine *tile_engine;
+    LinuxSignalState sig;        /* (lock) */
 
     /* Resource limits as the guest sees them ([cur, max]); the guest's
      * setrlimit changes only this table, never the emulator's limits. */
@@ -217,7 +268,8 @@ typedef struct LinuxProcess {
     /* -seed: the state of the PRNG behind AT_RANDOM and getrandom(). */
     uint64_t rand_state;
 
-    /* Exit status once the guest has exited or died. */
+    /* Exit status once the guest has exited or died (lock; read with
+     * atomic_read by the run loops): every thread stops when @exited. */
     bool exited;
     int exit_status;  /* exit code, or 128 + signal */
     int term_signal;  /* signal that killed it, 0 for a normal exit */
@@ -233,7 +285,11 @@ typedef struct LinuxProcess {
     /* Non-zero (read atomically) when the run must end from outside
      * (-timeout, SIGINT, SIGTERM: tcg/exec-stop.h); NULL: none. */
     const int *external_stop;
-    uint64_t syscall_count;
+    /* The run was stopped from outside (external_stop): every thread
+     * leaves without the process exiting (the caller reports why).
+     * Atomic; see linux_process_ending(). */
+    bool stopped;
+    uint64_t syscall_count; /* atomic */
 } LinuxProcess;
 
 /* ---- linux-user/process.c ---- */
@@ -246,9 +302,68 @@ bool linux_fd_is_reserved(const LinuxProcess *p, int fd);
  * linux_setup_stack().  On failure writes a one-line message to @err. */
 bool linux_load_program(LinuxProcess *p, const char *path, int argc, char **argv, char **envp,
                         char *err, size_t errlen);
-/* Record a normal exit / a death by signal. */
+/* Record a normal exit / a death by signal of the whole process (the
+ * first call counts): every thread is told to stop. */
 void linux_process_set_exit(LinuxProcess *p, int code);
 void linux_process_set_killed(LinuxProcess *p, int sig);
+/* End the host process with the guest's status: flush the logs, then
+ * exit(status), or die by the guest's signal under -signal-exit. */
+_Noreturn void linux_process_exit_host(LinuxProcess *p);
+/* Under -signal-exit, die by the host signal the guest died of (no core
+ * dump); returns when there is none. */
+void linux_process_die_by_signal(LinuxProcess *p);
+
+/* (Re)initialise p->lock (recursive) and p->threads_cond: at creation,
+ * and in a fork child, where the parent's record owners and waiters that
+ * do not exist there. */
+void linux_process_init_locks(LinuxProcess *p);
+
+/* The run was stopped from outside (-timeout, SIGINT/SIGTERM). */
+static inline bool linux_process_stop_requested(const LinuxProcess *p)
+{
+    return p->external_stop && __atomic_load_n(p->external_stop, __ATOMIC_ACQUIRE);
+}
+
+/* The process exited or died, or its run was stopped from outside: every
+ * thread leaves its loop (a blocking call is not restarted). */
+static inline bool linux_process_ending(const LinuxProcess *p)
+{
+    return __atomic_load_n(&p->exited, __ATOMIC_ACQUIRE) ||
+           __atomic_load_n(&p->stopped, __ATOMIC_ACQUIRE) || linux_process_stop_requested(p);
+}
+
+/* ---- linux-user/thread.c ---- */
+/* The thread @env runs (the process's first thread for a CPU that has none,
+ * as in the unit tests' hand-built CPUs). */
+LinuxThread *linux_thread_of(LinuxProcess *p, const CPULinxState *env);
+/* Make @t leave blocking host calls and translated code soon (a signal for
+ * it, or the process is ending).  Under p->lock. */
+void linux_thread_kick(LinuxThread *t);
+/* Kick every thread but @self (the process is ending). */
+void linux_process_kick_all(LinuxProcess *p, LinuxThread *self);
+/* Recompute @t->kick from its deliverable signals (under p->lock). */
+void linux_thread_update_kick(LinuxThread *t);
+/* The calling thread @t ends (exit, not exit_group): CHILD_CLEARTID (store
+ * 0, wake one futex waiter), then off the thread list; the last thread out
+ * ends the process with @code.  Under p->lock. */
+void linux_thread_exit(LinuxThread *t, int code);
+/* Start a thread for the guest's clone(CLONE_VM|CLONE_THREAD|...): a copy
+ * of @parent's CPU that resumes after the acrc with a0 = 0, sp = @newsp
+ * (when nonzero), TP = @tls (CLONE_SETTLS); PARENT_SETTID/CHILD_SETTID/
+ * CHILD_CLEARTID as Linux does.  Returns the new tid or -errno. */
+int64_t linux_thread_clone(LinuxProcess *p, CPULinxState *parent, uint64_t flags, uint64_t newsp,
+                           uint64_t ptid, uint64_t tls, uint64_t ctid);
+/* The first thread returned: wait until every other thread has left
+ * (they have been told to when the process ended). */
+void linux_process_wait_threads(LinuxProcess *p);
+/* The first thread @self saw the run stopped from outside (-timeout,
+ * SIGINT/SIGTERM): stop every other thread, wait for them, without ending
+ * the process (p->exited stays false). */
+void linux_process_stop_threads(LinuxProcess *p, LinuxThread *self);
+/* In the child of a fork: the calling thread @self is the only one.  The
+ * process lock is re-initialised and held once (the caller held it across
+ * the fork). */
+void linux_process_after_fork(LinuxProcess *p, LinuxThread *self);
 
 /* ---- linux-user/cpu-loop.c (needs the exec loop) ---- */
 /* The ring user programs run in (ACR2). */
@@ -323,6 +438,8 @@ typedef enum LinuxSyscallAction {
     LINUX_SYSCALL_EXIT,      /* the process exited or died (p->exited) */
     LINUX_SYSCALL_SIGNAL,    /* a signal is deliverable: sync the block state,
                                 then call linux_signal_deliver() */
+    LINUX_SYSCALL_RESTART,   /* an interrupted blocking call: deliver the signal
+                                with pc at the acrc, which then runs again */
 } LinuxSyscallAction;
 
 /* Handle the system call in env (a7 = number, a0..a5 = arguments):
@@ -332,10 +449,15 @@ LinuxSyscallAction linux_syscall(LinuxProcess *p, CPULinxState *env);
 const char *linux_syscall_name(unsigned nr);
 
 /* ---- linux-user/signal.c ---- */
-/* Queue a signal (kill, tkill, a fault).  Returns false for a bad number. */
+/* Queue a signal for the process (kill): a thread that does not block it
+ * is kicked.  Returns false for a bad number. */
 bool linux_signal_queue(LinuxProcess *p, const LinuxSigInfo *info);
-/* Lowest pending signal that is not blocked, or 0. */
-int linux_signal_next(const LinuxProcess *p);
+/* Queue a signal for thread @t (tkill, tgkill, SIGPIPE); @t is kicked
+ * when it does not block it. */
+bool linux_signal_queue_thread(LinuxThread *t, const LinuxSigInfo *info);
+/* Lowest signal pending for @t (its own or the process's) that @t does
+ * not block, or 0. */
+int linux_signal_next(LinuxProcess *p, LinuxThread *t);
 /* Deliver the next deliverable signal to @env: run the guest handler
  * (build the frame, point pc at the handler), ignore it, or kill the
  * process (p->exited set, report written to the log).  The block state in

@@ -22,9 +22,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fcntl.h>
+#include <glib.h>
+#include <unistd.h>
+
 #include "gdbstub/gdbstub.h"
 #include "linux-user.h"
 #include "tcg/exec-stop.h"
+#include "safe-syscall.h"
 #include "tcg/exec.h"
 #include "target/linx/exec-target.h"
 
@@ -58,6 +63,7 @@ enum {
     OPT_STACK,
     OPT_PREFIX,
     OPT_SEED,
+    OPT_SIGNAL_EXIT,
 };
 
 static const LinxOpt user_opts[] = {
@@ -74,6 +80,10 @@ static const LinxOpt user_opts[] = {
       "under PATH first",
       OPT_PREFIX },
     { "seed", 0, "NUMBER", "seed AT_RANDOM and getrandom() (reproducible runs)", OPT_SEED },
+    { "signal-exit", 0, NULL,
+      "when the guest dies by signal N, die by host signal N (as a guest's\n"
+      "child does, so its parent's wait sees it) instead of exiting 128+N",
+      OPT_SIGNAL_EXIT },
     { NULL },
 };
 
@@ -202,6 +212,9 @@ static int user_opt(void *opaque, int id, const char *val, char *err, size_t err
     case OPT_PREFIX:
         ua->lu.ld_prefix = val;
         return 0;
+    case OPT_SIGNAL_EXIT:
+        ua->lu.signal_exit = true;
+        return 0;
     default:
         errno = 0;
         ua->lu.seed = strtoull(val, &end, 0);
@@ -312,6 +325,49 @@ static unsigned list_fds(int *fds, unsigned max)
     return n;
 }
 
+/* execve of a LinxISA program runs this emulator again with these options
+ * (the engine's accelerator and one-insn mode, -cpu, -L, -s, -strace,
+ * -seed); linux-user/syscall-clone.c adds the program and its arguments. */
+static char **reexec_argv(const UserArgs *ua)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    GPtrArray *v;
+
+    if (n <= 0) {
+        return NULL;
+    }
+    self[n] = 0;
+    v = g_ptr_array_new();
+    g_ptr_array_add(v, g_strdup(self));
+    g_ptr_array_add(v, g_strdup("-accel"));
+    g_ptr_array_add(v, g_strdup(ua->exec.accel == LINX_ACCEL_JIT ? "jit" : "interp"));
+    if (ua->exec.one_insn_per_tb) {
+        g_ptr_array_add(v, g_strdup("-one-insn-per-tb"));
+    }
+    if (ua->profile) {
+        g_ptr_array_add(v, g_strdup("-cpu"));
+        g_ptr_array_add(v, g_strdup(ua->profile->name));
+    }
+    if (ua->lu.ld_prefix) {
+        g_ptr_array_add(v, g_strdup("-L"));
+        g_ptr_array_add(v, g_strdup(ua->lu.ld_prefix));
+    }
+    if (ua->lu.stack_size) {
+        g_ptr_array_add(v, g_strdup("-s"));
+        g_ptr_array_add(v, g_strdup_printf("%llu", (unsigned long long)ua->lu.stack_size));
+    }
+    if (ua->lu.strace) {
+        g_ptr_array_add(v, g_strdup("-strace"));
+    }
+    if (ua->lu.seeded) {
+        g_ptr_array_add(v, g_strdup("-seed"));
+        g_ptr_array_add(v, g_strdup_printf("%llu", (unsigned long long)ua->lu.seed));
+    }
+    g_ptr_array_add(v, NULL);
+    return (char **)g_ptr_array_free(v, false);
+}
+
 static void free_args(UserArgs *ua)
 {
     for (unsigned e = 0; e < ua->nenv; e++) {
@@ -366,6 +422,10 @@ int main(int argc, char **argv)
     /* A write to a closed pipe gives EPIPE and a guest SIGPIPE, not the
      * death of the emulator (syscall-file.c). */
     signal(SIGPIPE, SIG_IGN);
+    /* Blocking calls of guest threads can be interrupted (safe-syscall.h). */
+    linx_safe_syscall_init();
+    char **reexec = reexec_argv(&ua);
+    ua.lu.reexec_argv = reexec;
 
     /* -timeout, and SIGINT/SIGTERM when there is a log or a trace to
      * flush: the stop watcher (before any other thread starts). */
@@ -383,6 +443,7 @@ int main(int argc, char **argv)
     if (!ec) {
         fprintf(stderr, "linx-user: %s\n", err);
         free_args(&ua);
+        g_strfreev(reexec);
         return EXIT_START_FAILED;
     }
     ua.lu.log = linx_log_file(linx_exec_log(ec));
@@ -391,6 +452,7 @@ int main(int argc, char **argv)
     if (ua.gdb.listen && !(gdb = gdb_stub_new(&ua.gdb, err, sizeof(err)))) {
         fprintf(stderr, "linx-user: %s\n", err);
         free_args(&ua);
+        g_strfreev(reexec);
         return EXIT_START_FAILED;
     }
 
@@ -400,6 +462,7 @@ int main(int argc, char **argv)
     if (!p || !envp || !env) {
         fprintf(stderr, "linx-user: out of memory\n");
         free_args(&ua);
+        g_strfreev(reexec);
         return EXIT_START_FAILED;
     }
     /* Descriptors linx_exec_new opened (-D log, commit trace) are ours. */
@@ -410,7 +473,9 @@ int main(int argc, char **argv)
             old = after[i] == before[j];
         }
         if (!old) {
+            /* Ours, and not for a program the guest executes. */
             linux_process_reserve_fd(p, after[i]);
+            fcntl(after[i], F_SETFD, fcntl(after[i], F_GETFD) | FD_CLOEXEC);
         }
     }
 
@@ -474,9 +539,12 @@ int main(int argc, char **argv)
     fflush(ua.lu.log);
     gdb_stub_free(gdb);
     linx_exec_free(ec);
+    /* -signal-exit (a guest's child): the guest's death by signal is ours. */
+    linux_process_die_by_signal(p);
     linux_process_free(p);
     free(envp);
     free(env);
+    g_strfreev(reexec);
     free_args(&ua);
     linx_stop_watch_finish(stop); /* dies of SIGINT/SIGTERM if one stopped it */
     return status;

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +18,19 @@
 
 #include "hw/linx/tile-regs.h"
 #include "linux-user.h"
+#include "util/atomic.h"
 #include "util/elf-file.h"
+
+void linux_process_init_locks(LinuxProcess *p)
+{
+    pthread_mutexattr_t a;
+
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&p->lock, &a);
+    pthread_mutexattr_destroy(&a);
+    pthread_cond_init(&p->threads_cond, NULL);
+}
 
 LinuxProcess *linux_process_new(const LinuxOptions *opts)
 {
@@ -39,6 +52,14 @@ LinuxProcess *linux_process_new(const LinuxOptions *opts)
         p->opts.log = stderr;
     }
     p->pid = (int32_t)getpid();
+    linux_process_init_locks(p);
+    p->host_threads = g_array_new(false, false, sizeof(pthread_t));
+    p->main.proc = p;
+    p->main.tid = p->pid;
+    p->main.on_list = true;
+    p->threads = &p->main;
+    p->nthreads = 1;
+    p->leader = &p->main;
     p->mmap_hint = LINUX_MMAP_BASE;
     for (int r = 0; r < LINUX_RLIM_NLIMITS; r++) {
         struct rlimit rl;
@@ -59,11 +80,14 @@ void linux_process_free(LinuxProcess *p)
         return;
     }
     guest_mem_free(p->mem);
-    if (p->tiles) {
-        linx_tile_state_free(p->tiles);
+    if (p->main.tiles) {
+        linx_tile_state_free(p->main.tiles);
     }
-    free(p->tile_engine);
+    free(p->main.tile_engine);
     free(p->exe_path);
+    g_array_free(p->host_threads, true);
+    pthread_cond_destroy(&p->threads_cond);
+    pthread_mutex_destroy(&p->lock);
     free(p);
 }
 
@@ -142,16 +166,53 @@ void linux_random_bytes(LinuxProcess *p, void *buf, size_t len)
     }
 }
 
+static void group_exit(LinuxProcess *p, int status, int sig)
+{
+    pthread_mutex_lock(&p->lock);
+    if (!p->exited) {
+        p->exit_status = status;
+        p->term_signal = sig;
+        atomic_set(&p->exited, true);
+        for (LinuxThread *t = p->threads; t; t = t->next) {
+            linux_thread_kick(t);
+        }
+    }
+    pthread_mutex_unlock(&p->lock);
+}
+
 void linux_process_set_exit(LinuxProcess *p, int code)
 {
-    p->exited = true;
-    p->exit_status = code & 0xff;
-    p->term_signal = 0;
+    group_exit(p, code & 0xff, 0);
 }
 
 void linux_process_set_killed(LinuxProcess *p, int sig)
 {
-    p->exited = true;
-    p->exit_status = 128 + sig;
-    p->term_signal = sig;
+    group_exit(p, 128 + sig, sig);
+}
+
+void linux_process_die_by_signal(LinuxProcess *p)
+{
+    struct rlimit no_core = { 0, 0 };
+    struct sigaction sa;
+    sigset_t set;
+
+    if (!p->opts.signal_exit || p->term_signal <= 0 || p->term_signal >= SIGRTMIN) {
+        return;
+    }
+    fflush(NULL);
+    setrlimit(RLIMIT_CORE, &no_core);
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = SIG_DFL;
+    sigaction(p->term_signal, &sa, NULL);
+    sigemptyset(&set);
+    sigaddset(&set, p->term_signal);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    raise(p->term_signal);
+}
+
+_Noreturn void linux_process_exit_host(LinuxProcess *p)
+{
+    fflush(NULL);
+    linux_process_die_by_signal(p);
+    exit(p->exit_status);
 }

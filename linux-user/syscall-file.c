@@ -23,6 +23,9 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include <sys/syscall.h>
+
+#include "safe-syscall.h"
 #include "syscall-internal.h"
 
 /* Terminal ioctls (asm-generic/ioctls.h, also the host's). */
@@ -65,9 +68,14 @@ static void *bounce_alloc(size_t len)
     return malloc(len < LU_IO_CHUNK ? (len ? len : 1) : LU_IO_CHUNK);
 }
 
-/* read/pread: @off < 0 reads at the file position. */
-static int64_t do_read(LinuxProcess *p, int fd, uint64_t buf, uint64_t len, int64_t off)
+/* read/pread: @off < 0 reads at the file position.  Blocking calls are
+ * interruptible (safe-syscall.h): an interrupted call returns what it
+ * transferred, or -LU_ERESTARTSYS. */
+static int64_t do_read(LinuxProcess *p, CPULinxState *env, int fd, uint64_t buf, uint64_t len,
+                       int64_t off)
 {
+    const int *kick = lu_kick(p, env);
+
     int64_t done = 0;
     uint8_t *b;
 
@@ -86,10 +94,12 @@ static int64_t do_read(LinuxProcess *p, int fd, uint64_t buf, uint64_t len, int6
     }
     while ((uint64_t)done < len) {
         size_t want = len - done < LU_IO_CHUNK ? (size_t)(len - done) : LU_IO_CHUNK;
-        ssize_t n = off < 0 ? read(fd, b, want) : pread(fd, b, want, off + done);
+        long n = off < 0 ? linx_safe_syscall(kick, SYS_read, fd, (long)b, (long)want, 0, 0, 0)
+                         : linx_safe_syscall(kick, SYS_pread64, fd, (long)b, (long)want,
+                                             (long)(off + done), 0, 0);
         if (n < 0) {
             if (done == 0) {
-                done = lu_errno();
+                done = n;
             }
             break;
         }
@@ -106,8 +116,11 @@ static int64_t do_read(LinuxProcess *p, int fd, uint64_t buf, uint64_t len, int6
     return done;
 }
 
-static int64_t do_write(LinuxProcess *p, int fd, uint64_t buf, uint64_t len, int64_t off)
+static int64_t do_write(LinuxProcess *p, CPULinxState *env, int fd, uint64_t buf, uint64_t len,
+                        int64_t off)
 {
+    const int *kick = lu_kick(p, env);
+
     int64_t done = 0;
     uint8_t *b;
 
@@ -127,10 +140,12 @@ static int64_t do_write(LinuxProcess *p, int fd, uint64_t buf, uint64_t len, int
             done = done ? done : -EFAULT;
             break;
         }
-        ssize_t n = off < 0 ? write(fd, b, want) : pwrite(fd, b, want, off + done);
+        long n = off < 0 ? linx_safe_syscall(kick, SYS_write, fd, (long)b, (long)want, 0, 0, 0)
+                         : linx_safe_syscall(kick, SYS_pwrite64, fd, (long)b, (long)want,
+                                             (long)(off + done), 0, 0);
         if (n < 0) {
             if (done == 0) {
-                done = lu_errno();
+                done = n;
             }
             break;
         }
@@ -145,23 +160,23 @@ static int64_t do_write(LinuxProcess *p, int fd, uint64_t buf, uint64_t len, int
 
 int64_t lu_sys_read(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
-    return do_read(p, lu_guest_fd(p, a[0]), a[1], a[2], -1);
+    return do_read(p, env, lu_guest_fd(p, a[0]), a[1], a[2], -1);
 }
 
 /* Writing to a pipe with no reader: EPIPE, and SIGPIPE for the guest
  * (the host ignores SIGPIPE, linux-user/main.c). */
-static int64_t epipe_signal(LinuxProcess *p, int64_t r)
+static int64_t epipe_signal(LinuxProcess *p, CPULinxState *env, int64_t r)
 {
     if (r == -EPIPE) {
         LinuxSigInfo info = { .signo = LINUX_SIGPIPE, .code = LINUX_SI_USER, .pid = p->pid };
-        linux_signal_queue(p, &info);
+        linux_signal_queue_thread(linux_thread_of(p, env), &info);
     }
     return r;
 }
 
 int64_t lu_sys_write(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
-    return epipe_signal(p, do_write(p, lu_guest_fd(p, a[0]), a[1], a[2], -1));
+    return epipe_signal(p, env, do_write(p, env, lu_guest_fd(p, a[0]), a[1], a[2], -1));
 }
 
 int64_t lu_sys_pread64(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
@@ -169,7 +184,7 @@ int64_t lu_sys_pread64(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
     if ((int64_t)a[3] < 0) {
         return -EINVAL;
     }
-    return do_read(p, lu_guest_fd(p, a[0]), a[1], a[2], (int64_t)a[3]);
+    return do_read(p, env, lu_guest_fd(p, a[0]), a[1], a[2], (int64_t)a[3]);
 }
 
 int64_t lu_sys_pwrite64(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
@@ -177,7 +192,8 @@ int64_t lu_sys_pwrite64(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
     if ((int64_t)a[3] < 0) {
         return -EINVAL;
     }
-    return epipe_signal(p, do_write(p, lu_guest_fd(p, a[0]), a[1], a[2], (int64_t)a[3]));
+    return epipe_signal(p, env,
+                        do_write(p, env, lu_guest_fd(p, a[0]), a[1], a[2], (int64_t)a[3]));
 }
 
 /* Read and check a guest iovec array; returns the count or -errno. */
@@ -230,7 +246,7 @@ int64_t lu_sys_readv(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
         return n;
     }
     for (int64_t i = 0; i < n; i++) {
-        int64_t r = do_read(p, fd, iov[i].base, iov[i].len, -1);
+        int64_t r = do_read(p, env, fd, iov[i].base, iov[i].len, -1);
         if (r < 0) {
             done = done ? done : r;
             break;
@@ -275,14 +291,13 @@ int64_t lu_sys_writev(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
             }
             off += iov[i].len;
         }
-        ssize_t w = write(fd, b, total);
-        done = w < 0 ? lu_errno() : w;
+        done = linx_safe_syscall(lu_kick(p, env), SYS_write, fd, (long)b, (long)total, 0, 0, 0);
         free(b);
         free(iov);
-        return epipe_signal(p, done);
+        return epipe_signal(p, env, done);
     }
     for (int64_t i = 0; i < n; i++) {
-        int64_t r = do_write(p, fd, iov[i].base, iov[i].len, -1);
+        int64_t r = do_write(p, env, fd, iov[i].base, iov[i].len, -1);
         if (r < 0) {
             done = done ? done : r;
             break;
@@ -293,7 +308,7 @@ int64_t lu_sys_writev(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
         }
     }
     free(iov);
-    return epipe_signal(p, done);
+    return epipe_signal(p, env, done);
 }
 
 int64_t lu_sys_close(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
@@ -489,19 +504,22 @@ int64_t lu_sys_ppoll(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
             fds[i].fd = INT32_MAX;
         }
     }
-    /* The guest's signal mask (a[3]) does not matter: signals only come
-     * from the guest itself, between system calls. */
-    int n = ppoll(fds, (nfds_t)nfds, tsp, NULL);
-    r = n < 0 ? lu_errno() : n;
+    /* Interruptible (a kick returns -LU_ERESTARTNOHAND: restarted unless
+     * a handler runs).  The guest's temporary signal mask (a[3]) is not
+     * applied: the thread's own mask stays in force during the wait. */
+    r = linx_safe_syscall(lu_kick(p, env), SYS_ppoll, (long)fds, (long)nfds, (long)tsp, 0, 0, 0);
+    if (r == -LU_ERESTARTSYS) {
+        r = -LU_ERESTARTNOHAND;
+    }
     for (uint64_t i = 0; i < nfds && saved; i++) {
         fds[i].fd = saved[i];
     }
-    if (n >= 0 && nfds && lu_copy_to(p, a[0], fds, nfds * sizeof(*fds)) < 0) {
+    if (r >= 0 && nfds && lu_copy_to(p, a[0], fds, nfds * sizeof(*fds)) < 0) {
         r = -EFAULT;
     }
     /* Like the kernel: the remaining time goes back to the guest, except
      * for a zero timeout, and a read-only timespec is no error. */
-    if (n >= 0 && tsp && (gts.tv_sec || gts.tv_nsec)) {
+    if (r >= 0 && tsp && (gts.tv_sec || gts.tv_nsec)) {
         LinuxGuestTimespec rem = { ts.tv_sec, ts.tv_nsec };
         lu_copy_to(p, a[2], &rem, sizeof(rem));
     }

@@ -58,7 +58,7 @@ _Static_assert(O_CREAT == LINUX_O_CREAT && O_EXCL == LINUX_O_EXCL && O_TRUNC == 
 /* A path argument; "/proc/self/exe" names the guest program, not us.
  * With -L PREFIX an absolute path that exists under PREFIX means that
  * file (qemu-user's interp_prefix rule: a sysroot for the guest). */
-static int64_t get_path(LinuxProcess *p, uint64_t addr, char **out)
+int64_t lu_get_path(LinuxProcess *p, uint64_t addr, char **out)
 {
     int r = lu_read_string(p, addr, LU_PATH_MAX, out);
 
@@ -104,7 +104,7 @@ int64_t lu_sys_openat(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
     if (flags & ~LINUX_OPEN_FLAGS_KNOWN) {
         return -EINVAL;
     }
-    r = get_path(p, a[1], &path);
+    r = lu_get_path(p, a[1], &path);
     if (r < 0) {
         return r;
     }
@@ -163,7 +163,7 @@ int64_t lu_sys_newfstatat(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
     if (dirfd < 0 && dirfd != AT_FDCWD) {
         return -EBADF;
     }
-    r = get_path(p, a[1], &path);
+    r = lu_get_path(p, a[1], &path);
     if (r < 0) {
         return r;
     }
@@ -206,7 +206,7 @@ static int64_t path_at(LinuxProcess *p, uint64_t dirarg, uint64_t patharg, int *
     if (*dirfd < 0 && *dirfd != AT_FDCWD) {
         return -EBADF;
     }
-    return get_path(p, patharg, path);
+    return lu_get_path(p, patharg, path);
 }
 
 int64_t lu_sys_unlinkat(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
@@ -333,7 +333,7 @@ int64_t lu_sys_getcwd(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 int64_t lu_sys_chdir(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
     char *path;
-    int64_t r = get_path(p, a[0], &path);
+    int64_t r = lu_get_path(p, a[0], &path);
 
     if (r < 0) {
         return r;

@@ -53,6 +53,14 @@ int lu_guest_fd(LinuxProcess *p, uint64_t v);
 /* A dirfd argument: AT_FDCWD (guest LU_AT_FDCWD) or lu_guest_fd(). */
 int lu_guest_dirfd(LinuxProcess *p, uint64_t v);
 #define LU_AT_FDCWD (-100)
+/* A path argument as the host opens it ("/proc/self/exe" is the guest
+ * program; -L's sysroot first for absolute paths); malloc'd (syscall-fs.c). */
+int64_t lu_get_path(LinuxProcess *p, uint64_t addr, char **out);
+/* The calling thread's kick flag, for linx_safe_syscall() (safe-syscall.h). */
+const int *lu_kick(LinuxProcess *p, CPULinxState *env);
+/* Queue a process signal; @self (may be NULL), the sender, takes it first
+ * when it does not block it (signal.c). */
+bool lu_signal_queue_process(LinuxProcess *p, LinuxThread *self, const LinuxSigInfo *info);
 /* -errno of the last failed host call. */
 int64_t lu_errno(void);
 /* Report an unimplemented system call or request once (-strace / -d unimp). */
@@ -165,6 +173,22 @@ int64_t lu_sys_getrandom(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
 
 /* syscall-proc.c: process */
 int64_t lu_sys_exit(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
+int64_t lu_sys_exit_group(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
+int64_t lu_sys_gettid(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
+int64_t lu_sys_setpgid(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
+int64_t lu_sys_getpgid(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
+int64_t lu_sys_getsid(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
+int64_t lu_sys_setsid(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
+
+/* futex.c */
+int64_t lu_sys_futex(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
+
+/* syscall-clone.c: threads and processes */
+int64_t lu_sys_clone(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
+int64_t lu_sys_execve(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
+int64_t lu_sys_execveat(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
+int64_t lu_sys_wait4(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
+int64_t lu_sys_waitid(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
 int64_t lu_sys_uname(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
 int64_t lu_sys_getpid(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
 int64_t lu_sys_getppid(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
@@ -174,7 +198,6 @@ int64_t lu_sys_getgid(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
 int64_t lu_sys_getegid(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
 int64_t lu_sys_set_tid_address(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
 int64_t lu_sys_set_robust_list(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
-int64_t lu_sys_futex(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
 int64_t lu_sys_prlimit64(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
 int64_t lu_sys_getrlimit(LinuxProcess *p, CPULinxState *env, const uint64_t *a);
 int64_t lu_sys_setrlimit(LinuxProcess *p, CPULinxState *env, const uint64_t *a);

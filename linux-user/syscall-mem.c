@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "syscall-internal.h"
+#include "tcg/exec.h"
 
 /* mmap flags and protections (asm-generic mman). */
 enum {
@@ -85,7 +86,7 @@ static uint64_t choose_addr(LinuxProcess *p, uint64_t hint, uint64_t len)
     return a;
 }
 
-int64_t lu_sys_brk(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
+static int64_t do_brk(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
     uint64_t want = a[0];
     uint64_t old_end = (p->brk_cur + GUEST_PAGE_SIZE - 1) & GUEST_PAGE_MASK;
@@ -139,7 +140,7 @@ static int64_t fill_from_file(LinuxProcess *p, int fd, uint64_t addr, uint64_t l
     return 0;
 }
 
-int64_t lu_sys_mmap(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
+static int64_t do_mmap(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
     uint64_t hint = a[0], len = page_len(a[1]), off = a[5];
     int prot = (int)(uint32_t)a[2], flags = (int)(uint32_t)a[3];
@@ -209,7 +210,7 @@ int64_t lu_sys_mmap(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
     return (int64_t)addr;
 }
 
-int64_t lu_sys_munmap(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
+static int64_t do_munmap(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
     uint64_t addr = a[0], len = page_len(a[1]);
 
@@ -223,7 +224,7 @@ int64_t lu_sys_munmap(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
     return 0;
 }
 
-int64_t lu_sys_mremap(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
+static int64_t do_mremap(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
     uint64_t old = a[0], old_len = page_len(a[1]), new_len = page_len(a[2]);
     unsigned flags = (unsigned)a[3];
@@ -289,7 +290,7 @@ int64_t lu_sys_mremap(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
     return (int64_t)target;
 }
 
-int64_t lu_sys_mprotect(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
+static int64_t do_mprotect(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
     uint64_t addr = a[0], len;
     int prot = (int)(uint32_t)a[2];
@@ -307,7 +308,7 @@ int64_t lu_sys_mprotect(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
     return guest_mem_protect(p->mem, addr, len, prot) ? 0 : -ENOMEM;
 }
 
-int64_t lu_sys_madvise(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
+static int64_t do_madvise(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
     uint64_t addr = a[0], len;
 
@@ -342,4 +343,77 @@ int64_t lu_sys_madvise(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
         pg = run;
     }
     return 0;
+}
+
+/* Mapping changes take access away from translated code (every CPU's TLB
+ * is flushed): once the process has threads they run in an exclusive
+ * section, which also serialises the brk and mmap bookkeeping. */
+static bool mem_begin(CPULinxState *env)
+{
+    if (env && env->exec && linx_exec_parallel(env->exec)) {
+        linx_exec_start_exclusive(env->exec, env);
+        return true;
+    }
+    return false;
+}
+
+static void mem_end(CPULinxState *env, bool exclusive)
+{
+    if (exclusive) {
+        linx_exec_end_exclusive(env->exec);
+    }
+}
+
+int64_t lu_sys_brk(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
+{
+    bool ex = mem_begin(env);
+    int64_t r = do_brk(p, env, a);
+
+    mem_end(env, ex);
+    return r;
+}
+
+int64_t lu_sys_mmap(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
+{
+    bool ex = mem_begin(env);
+    int64_t r = do_mmap(p, env, a);
+
+    mem_end(env, ex);
+    return r;
+}
+
+int64_t lu_sys_munmap(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
+{
+    bool ex = mem_begin(env);
+    int64_t r = do_munmap(p, env, a);
+
+    mem_end(env, ex);
+    return r;
+}
+
+int64_t lu_sys_mremap(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
+{
+    bool ex = mem_begin(env);
+    int64_t r = do_mremap(p, env, a);
+
+    mem_end(env, ex);
+    return r;
+}
+
+int64_t lu_sys_mprotect(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
+{
+    bool ex = mem_begin(env);
+    int64_t r = do_mprotect(p, env, a);
+
+    mem_end(env, ex);
+    return r;
+}
+
+int64_t lu_sys_madvise(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
+{
+    bool ex = mem_begin(env);
+    int64_t r = do_madvise(p, env, a);
+
+    mem_end(env, ex);
+    return r;
 }

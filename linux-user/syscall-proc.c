@@ -1,16 +1,12 @@
 /*
  * Linux user mode: process-level system calls (exit, identity, uname,
- * limits, futex, thread bookkeeping).
+ * limits, process groups, thread bookkeeping).
  *
- * The guest is one process with one thread: its pid and tid are the host
- * process's pid.  Resource limits are a per-process table the guest can
- * read and change without changing the emulator's own limits.
- *
- * futex without other threads: FUTEX_WAKE wakes nobody (0); FUTEX_WAIT
- * returns EAGAIN when the word changed, ETIMEDOUT after sleeping out its
- * timeout, and without a timeout it would wait forever for a wake-up no
- * one can send, so the process is stopped with a "deadlock" report
- * instead of hanging the host.
+ * The guest's pid is the host process's pid, a thread's tid its host
+ * thread's tid (thread.c); process groups and sessions are the host's.
+ * Resource limits are a per-process table the guest can read and change
+ * without changing the emulator's own limits.  futex is in futex.c,
+ * clone/execve/wait4 in syscall-clone.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,6 +16,7 @@
 #include <unistd.h>
 
 #include "syscall-internal.h"
+#include "tcg/exec.h"
 
 #define LINUX_UTS_LEN 65
 #define LINUX_UTS_FIELDS 6
@@ -27,23 +24,50 @@
 #define LINUX_UTS_MACHINE "linx64"
 #define LINUX_ROBUST_LIST_HEAD_SIZE 24
 
-/* futex operations (linux/futex.h). */
-enum {
-    LINUX_FUTEX_WAIT = 0,
-    LINUX_FUTEX_WAKE = 1,
-    LINUX_FUTEX_REQUEUE = 3,
-    LINUX_FUTEX_CMP_REQUEUE = 4,
-    LINUX_FUTEX_WAKE_OP = 5,
-    LINUX_FUTEX_WAIT_BITSET = 9,
-    LINUX_FUTEX_WAKE_BITSET = 10,
-    LINUX_FUTEX_PRIVATE_FLAG = 128,
-    LINUX_FUTEX_CLOCK_REALTIME = 256,
-};
-
+/* exit: this thread ends (the process with it when it is the last). */
 int64_t lu_sys_exit(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
+{
+    linux_thread_exit(linux_thread_of(p, env), (int)(a[0] & 0xff));
+    return LU_RET_NONE;
+}
+
+/* exit_group: every thread ends. */
+int64_t lu_sys_exit_group(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
     linux_process_set_exit(p, (int)(a[0] & 0xff));
     return LU_RET_NONE;
+}
+
+int64_t lu_sys_gettid(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
+{
+    return linux_thread_of(p, env)->tid;
+}
+
+/* Process groups and sessions: the guest's processes are host processes. */
+int64_t lu_sys_setpgid(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
+{
+    return setpgid((pid_t)(int32_t)a[0], (pid_t)(int32_t)a[1]) < 0 ? lu_errno() : 0;
+}
+
+int64_t lu_sys_getpgid(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
+{
+    pid_t r = getpgid((pid_t)(int32_t)a[0]);
+
+    return r < 0 ? lu_errno() : r;
+}
+
+int64_t lu_sys_getsid(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
+{
+    pid_t r = getsid((pid_t)(int32_t)a[0]);
+
+    return r < 0 ? lu_errno() : r;
+}
+
+int64_t lu_sys_setsid(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
+{
+    pid_t r = setsid();
+
+    return r < 0 ? lu_errno() : r;
 }
 
 int64_t lu_sys_uname(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
@@ -98,75 +122,24 @@ int64_t lu_sys_getegid(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 
 int64_t lu_sys_set_tid_address(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
-    p->clear_child_tid = a[0];
-    return p->pid;
+    LinuxThread *t = linux_thread_of(p, env);
+
+    t->clear_child_tid = a[0];
+    return t->tid;
 }
 
+/* Recorded (get_robust_list is not implemented; a thread that dies
+ * holding a robust mutex does not mark it OWNER_DIED). */
 int64_t lu_sys_set_robust_list(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
+    LinuxThread *t = linux_thread_of(p, env);
+
     if (a[1] != LINUX_ROBUST_LIST_HEAD_SIZE) {
         return -EINVAL;
     }
-    p->robust_list = a[0];
-    p->robust_list_len = a[1];
+    t->robust_list = a[0];
+    t->robust_list_len = a[1];
     return 0;
-}
-
-int64_t lu_sys_futex(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
-{
-    int op = (int)(a[1] & ~(uint64_t)(LINUX_FUTEX_PRIVATE_FLAG | LINUX_FUTEX_CLOCK_REALTIME));
-    uint32_t word;
-
-    if (a[0] & 3) {
-        return -EINVAL;
-    }
-    switch (op) {
-    case LINUX_FUTEX_WAIT:
-    case LINUX_FUTEX_WAIT_BITSET:
-        if (lu_copy_from(p, &word, a[0], sizeof(word)) < 0) {
-            return -EFAULT;
-        }
-        if (word != (uint32_t)a[2]) {
-            return -EAGAIN;
-        }
-        if (op == LINUX_FUTEX_WAIT_BITSET && (uint32_t)a[5] == 0) {
-            return -EINVAL;
-        }
-        if (a[3]) {
-            LinuxGuestTimespec g;
-            if (lu_copy_from(p, &g, a[3], sizeof(g)) < 0) {
-                return -EFAULT;
-            }
-            if (g.tv_sec < 0 || g.tv_nsec < 0 || g.tv_nsec >= 1000000000) {
-                return -EINVAL;
-            }
-            struct timespec ts = { g.tv_sec, g.tv_nsec };
-            if (op == LINUX_FUTEX_WAIT_BITSET) {
-                /* Absolute timeout on the chosen clock. */
-                clockid_t clk = (a[1] & LINUX_FUTEX_CLOCK_REALTIME) ? CLOCK_REALTIME
-                                                                    : CLOCK_MONOTONIC;
-                clock_nanosleep(clk, TIMER_ABSTIME, &ts, NULL);
-            } else {
-                nanosleep(&ts, NULL);
-            }
-            return -ETIMEDOUT;
-        }
-        fprintf(stderr,
-                "linx-user: deadlock: futex wait on 0x%llx with no timeout, and no other "
-                "thread exists to wake it\n",
-                (unsigned long long)a[0]);
-        linux_process_set_killed(p, LINUX_SIGKILL);
-        return LU_RET_NONE;
-    case LINUX_FUTEX_WAKE:
-    case LINUX_FUTEX_WAKE_BITSET:
-    case LINUX_FUTEX_REQUEUE:
-    case LINUX_FUTEX_CMP_REQUEUE:
-    case LINUX_FUTEX_WAKE_OP:
-        return 0; /* no waiters */
-    default:
-        lu_report_unimp(p, "futex operation %d", op);
-        return -ENOSYS;
-    }
 }
 
 static int64_t get_limit(LinuxProcess *p, unsigned res, uint64_t addr)
@@ -241,6 +214,12 @@ int64_t lu_sys_sched_yield(LinuxProcess *p, CPULinxState *env, const uint64_t *a
 
 int64_t lu_sys_flush_icache(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
-    /* Translations follow guest stores to code pages by themselves. */
+    /* Translations follow a thread's stores to code pages by themselves;
+     * code another thread wrote while this one ran from the page may have
+     * been translated before the store landed (docs/engine.md): like the
+     * kernel's IPI to every hart, drop every translation. */
+    if (env && env->exec) {
+        linx_tb_flush(env);
+    }
     return 0;
 }

@@ -7,7 +7,7 @@
  * report), its handler (NULL: -ENOSYS) and how -strace prints its
  * arguments and result (format letters in strace.c).  Numbers 244-258
  * are per-architecture slots (LinxISA keeps 259, riscv_flush_icache:
- * a no-op here, translations follow guest stores by themselves), 295-423 are unused.
+ * it drops every translation), 295-423 are unused.
  */
 #include <stddef.h>
 
@@ -108,8 +108,8 @@ static const LinuxSyscallDef syscall_table[LINUX_SYSCALL_MAX] = {
     [91] = { "capset", NULL, "", 'd' },
     [92] = { "personality", NULL, "", 'd' },
     [93] = { "exit", lu_sys_exit, "d", 'n' },
-    [94] = { "exit_group", lu_sys_exit, "d", 'n' },
-    [95] = { "waitid", NULL, "", 'd' },
+    [94] = { "exit_group", lu_sys_exit_group, "d", 'n' },
+    [95] = { "waitid", lu_sys_waitid, "ddpxp", 'd' },
     [96] = { "set_tid_address", lu_sys_set_tid_address, "p", 'd' },
     [97] = { "unshare", NULL, "", 'd' },
     [98] = { "futex", lu_sys_futex, "pFdppd", 'd' },
@@ -168,10 +168,10 @@ static const LinuxSyscallDef syscall_table[LINUX_SYSCALL_MAX] = {
     [151] = { "setfsuid", NULL, "", 'd' },
     [152] = { "setfsgid", NULL, "", 'd' },
     [153] = { "times", NULL, "", 'd' },
-    [154] = { "setpgid", NULL, "", 'd' },
-    [155] = { "getpgid", NULL, "", 'd' },
-    [156] = { "getsid", NULL, "", 'd' },
-    [157] = { "setsid", NULL, "", 'd' },
+    [154] = { "setpgid", lu_sys_setpgid, "dd", 'd' },
+    [155] = { "getpgid", lu_sys_getpgid, "d", 'd' },
+    [156] = { "getsid", lu_sys_getsid, "d", 'd' },
+    [157] = { "setsid", lu_sys_setsid, "", 'd' },
     [158] = { "getgroups", NULL, "", 'd' },
     [159] = { "setgroups", NULL, "", 'd' },
     [160] = { "uname", lu_sys_uname, "p", 'd' },
@@ -192,7 +192,7 @@ static const LinuxSyscallDef syscall_table[LINUX_SYSCALL_MAX] = {
     [175] = { "geteuid", lu_sys_geteuid, "", 'd' },
     [176] = { "getgid", lu_sys_getgid, "", 'd' },
     [177] = { "getegid", lu_sys_getegid, "", 'd' },
-    [178] = { "gettid", lu_sys_getpid, "", 'd' },
+    [178] = { "gettid", lu_sys_gettid, "", 'd' },
     [179] = { "sysinfo", NULL, "", 'd' },
     [180] = { "mq_open", NULL, "", 'd' },
     [181] = { "mq_unlink", NULL, "", 'd' },
@@ -234,8 +234,8 @@ static const LinuxSyscallDef syscall_table[LINUX_SYSCALL_MAX] = {
     [217] = { "add_key", NULL, "", 'd' },
     [218] = { "request_key", NULL, "", 'd' },
     [219] = { "keyctl", NULL, "", 'd' },
-    [220] = { "clone", NULL, "", 'd' },
-    [221] = { "execve", NULL, "", 'd' },
+    [220] = { "clone", lu_sys_clone, "xppxp", 'd' },
+    [221] = { "execve", lu_sys_execve, "spp", 'd' },
     [222] = { "mmap", lu_sys_mmap, "puPMdx", 'x' },
     [223] = { "fadvise64", NULL, "", 'd' },
     [224] = { "swapon", NULL, "", 'd' },
@@ -259,7 +259,7 @@ static const LinuxSyscallDef syscall_table[LINUX_SYSCALL_MAX] = {
     [242] = { "accept4", NULL, "", 'd' },
     [243] = { "recvmmsg", NULL, "", 'd' },
     [259] = { "riscv_flush_icache", lu_sys_flush_icache, "xxx", 'd' },
-    [260] = { "wait4", NULL, "", 'd' },
+    [260] = { "wait4", lu_sys_wait4, "dpxp", 'd' },
     [261] = { "prlimit64", lu_sys_prlimit64, "ddpp", 'd' },
     [262] = { "fanotify_init", NULL, "", 'd' },
     [263] = { "fanotify_mark", NULL, "", 'd' },
@@ -280,7 +280,7 @@ static const LinuxSyscallDef syscall_table[LINUX_SYSCALL_MAX] = {
     [278] = { "getrandom", lu_sys_getrandom, "pux", 'd' },
     [279] = { "memfd_create", NULL, "", 'd' },
     [280] = { "bpf", NULL, "", 'd' },
-    [281] = { "execveat", NULL, "", 'd' },
+    [281] = { "execveat", lu_sys_execveat, "fsppx", 'd' },
     [282] = { "userfaultfd", NULL, "", 'd' },
     [283] = { "membarrier", NULL, "", 'd' },
     [284] = { "mlock2", NULL, "", 'd' },

@@ -12,6 +12,9 @@
 #include <sys/time.h>
 #include <time.h>
 
+#include <sys/syscall.h>
+
+#include "safe-syscall.h"
 #include "syscall-internal.h"
 
 #define LINUX_CLOCK_MAX 11
@@ -88,11 +91,17 @@ int64_t lu_sys_clock_nanosleep(LinuxProcess *p, CPULinxState *env, const uint64_
     if (r < 0) {
         return r;
     }
-    int e = clock_nanosleep((clockid_t)a[0], flags & LINUX_TIMER_ABSTIME, &req, &rem);
-    if (e == EINTR && !(flags & LINUX_TIMER_ABSTIME) && a[3]) {
-        put_timespec(p, a[3], &rem);
+    /* Interruptible (safe-syscall.h): the time left is stored, then the
+     * call restarts unless a handler runs (then EINTR). */
+    r = linx_safe_syscall(lu_kick(p, env), SYS_clock_nanosleep, (long)a[0],
+                          flags & LINUX_TIMER_ABSTIME, (long)&req, (long)&rem, 0, 0);
+    if (r == -LU_ERESTARTSYS) {
+        if (!(flags & LINUX_TIMER_ABSTIME) && a[3]) {
+            put_timespec(p, a[3], &rem);
+        }
+        r = -LU_ERESTARTNOHAND;
     }
-    return -(int64_t)e;
+    return r;
 }
 
 int64_t lu_sys_nanosleep(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
@@ -103,14 +112,14 @@ int64_t lu_sys_nanosleep(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
     if (r < 0) {
         return r;
     }
-    if (nanosleep(&req, &rem) < 0) {
-        r = lu_errno();
-        if (r == -EINTR && a[1]) {
+    r = linx_safe_syscall(lu_kick(p, env), SYS_nanosleep, (long)&req, (long)&rem, 0, 0, 0, 0);
+    if (r == -LU_ERESTARTSYS) {
+        if (a[1]) {
             put_timespec(p, a[1], &rem);
         }
-        return r;
+        r = -LU_ERESTARTNOHAND;
     }
-    return 0;
+    return r;
 }
 
 int64_t lu_sys_gettimeofday(LinuxProcess *p, CPULinxState *env, const uint64_t *a)

@@ -18,7 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "safe-syscall.h"
 #include "syscall-internal.h"
+#include "util/atomic.h"
 
 int64_t lu_errno(void)
 {
@@ -122,6 +124,11 @@ int lu_guest_dirfd(LinuxProcess *p, uint64_t v)
     return lu_guest_fd(p, v);
 }
 
+const int *lu_kick(LinuxProcess *p, CPULinxState *env)
+{
+    return &linux_thread_of(p, env)->kick;
+}
+
 const char *linux_syscall_name(unsigned nr)
 {
     const LinuxSyscallDef *d = lu_syscall_def(nr);
@@ -129,26 +136,57 @@ const char *linux_syscall_name(unsigned nr)
     return d ? d->name : NULL;
 }
 
+/* An interrupted blocking call (-LU_ERESTARTSYS / -LU_ERESTARTNOHAND):
+ * restart it at once (a stale kick: nothing to deliver), let the signal
+ * in and restart it after the handler (SA_RESTART, or no handler runs),
+ * or fail it with EINTR.  Returns the action; *@ret is updated. */
+static bool restart_after(LinuxProcess *p, LinuxThread *t, int64_t ret, bool *now)
+{
+    const LinuxSigAction *act;
+    bool handler;
+    int sig;
+
+    pthread_mutex_lock(&p->lock);
+    linux_thread_update_kick(t);
+    sig = linux_signal_next(p, t);
+    *now = !sig && !linux_process_ending(p) && !t->exited;
+    if (!sig) {
+        pthread_mutex_unlock(&p->lock);
+        return false;
+    }
+    act = &p->sig.action[sig];
+    handler = act->handler != LINUX_SIG_DFL && act->handler != LINUX_SIG_IGN;
+    pthread_mutex_unlock(&p->lock);
+    if (!handler) {
+        return true;
+    }
+    return ret == -LU_ERESTARTSYS && (act->flags & LINUX_SA_RESTART);
+}
+
 LinuxSyscallAction linux_syscall(LinuxProcess *p, CPULinxState *env)
 {
     uint64_t nr = env->gpr[LINX_REG_A7];
     uint64_t a[6];
     const LinuxSyscallDef *d = nr < LINUX_SYSCALL_MAX ? lu_syscall_def((unsigned)nr) : NULL;
+    LinuxThread *t = linux_thread_of(p, env);
+    bool restart = false;
     int64_t ret;
 
     for (int i = 0; i < 6; i++) {
         a[i] = env->gpr[LINX_REG_A0 + i];
     }
-    p->syscall_count++;
+    atomic_add_relaxed(&p->syscall_count, 1);
 
     if (!d || !d->fn) {
         ret = -ENOSYS;
         if (nr >= LINUX_SYSCALL_MAX) {
             lu_report_unimp(p, "system call %llu (out of range)", (unsigned long long)nr);
-        } else if (!(p->unimp_reported[nr / 8] & (1u << (nr % 8)))) {
-            p->unimp_reported[nr / 8] |= (uint8_t)(1u << (nr % 8));
-            lu_report_unimp(p, "system call %llu (%s)", (unsigned long long)nr,
-                            d && d->name ? d->name : "unknown");
+        } else {
+            uint8_t bit = (uint8_t)(1u << (nr % 8));
+            if (!(__atomic_fetch_or(&p->unimp_reported[nr / 8], bit, __ATOMIC_RELAXED) & bit)) {
+                lu_report_unimp(p, "system call %llu (%s)", (unsigned long long)nr,
+                                d && d->name ? d->name : "unknown");
+            }
         }
         if (p->opts.strace) {
             lu_strace_print(p, nr, a, ret);
@@ -158,22 +196,40 @@ LinuxSyscallAction linux_syscall(LinuxProcess *p, CPULinxState *env)
             /* Calls that do not return are printed first. */
             lu_strace_print(p, nr, a, 0);
         }
-        ret = d->fn(p, env, a);
-        if (p->opts.strace && d->ret != 'n') {
+        for (;;) {
+            bool now = false;
+            ret = d->fn(p, env, a);
+            if (ret != -LU_ERESTARTSYS && ret != -LU_ERESTARTNOHAND) {
+                break;
+            }
+            restart = restart_after(p, t, ret, &now);
+            if (!now) {
+                if (!restart) {
+                    ret = -EINTR;
+                }
+                break;
+            }
+        }
+        if (p->opts.strace && d->ret != 'n' && !restart) {
             lu_strace_print(p, nr, a, ret);
         }
     }
 
-    if (p->exited) {
+    if (linux_process_ending(p) || t->exited) {
         return LINUX_SYSCALL_EXIT;
+    }
+    if (restart) {
+        /* The signal first (pc stays at the acrc), then the call again. */
+        return LINUX_SYSCALL_RESTART;
     }
     if (ret == LU_RET_NONE) {
         /* rt_sigreturn set pc and the registers (and delivered any signal
-         * its restored mask let through). */
+         * its restored mask let through); execve or fork may have made
+         * the translated code go away. */
         return LINUX_SYSCALL_REDIRECT;
     }
     env->gpr[LINX_REG_A0] = (uint64_t)ret;
-    if (linux_signal_next(p)) {
+    if (linux_signal_next(p, t)) {
         return LINUX_SYSCALL_SIGNAL;
     }
     return LINUX_SYSCALL_CONTINUE;

@@ -21,7 +21,7 @@ _Noreturn void cpu_loop_exit(CPULinxState *env)
 {
     const LinxExitState *x = exit_state(env);
 
-    if (!x || x->running != env) {
+    if (!x || !env->in_exec) {
         fprintf(stderr, "linxemu: internal error: cpu_loop_exit outside cpu_exec "
                 "(cpu %u, pc 0x%" PRIx64 ")\n", env->cpu_index, env->pc);
         abort();
@@ -31,11 +31,7 @@ _Noreturn void cpu_loop_exit(CPULinxState *env)
 
 _Noreturn void linx_cpu_exit_with(CPULinxState *env, int excp)
 {
-    LinxExitState *x = exit_state(env);
-
-    if (x) {
-        x->exception_index = excp;
-    }
+    env->exception_index = excp;
     cpu_loop_exit(env);
 }
 

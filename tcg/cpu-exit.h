@@ -39,8 +39,9 @@ enum {
 /* What the exits read and write of an exec context: its first member, so
  * that env->exec (a LinxExecContext *) is also a LinxExitState *. */
 typedef struct LinxExitState {
-    CPULinxState *running;   /* inside cpu_exec */
-    int exception_index;     /* EXCP_* to return after cpu_loop_exit */
+    /* (Whether a CPU is inside cpu_exec and the EXCP_* it returns after
+     * cpu_loop_exit are the CPU's own: env->in_exec, env->exception_index;
+     * CPUs of one context may run in parallel, tcg/exec-cpus.c.) */
     bool single_step;        /* debugger: one instruction per cpu_exec */
     LinxLog *log;            /* the context's log (-d int) */
     struct {

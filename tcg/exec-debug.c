@@ -11,6 +11,7 @@
 
 #include "tcg/exec-internal.h"
 #include "tcg/softmmu.h"
+#include "util/atomic.h"
 
 bool linx_exec_breakpoint_insert(LinxExecContext *ec, uint64_t pc)
 {
@@ -55,30 +56,33 @@ void linx_exec_set_single_step(LinxExecContext *ec, bool on)
     }
     ec->x.single_step = on;
     if (on) {
-        ec->tb_flags_extra |= TB_F_ONE_INSN;
+        atomic_set(&ec->tb_flags_extra, ec->tb_flags_extra | TB_F_ONE_INSN);
     } else if (!ec->opts.one_insn_per_tb) {
-        ec->tb_flags_extra &= ~(uint32_t)TB_F_ONE_INSN;
+        atomic_set(&ec->tb_flags_extra, ec->tb_flags_extra & ~(uint32_t)TB_F_ONE_INSN);
     }
     /* No chain made before may carry a step past one TB (host code jumps
      * without returning): start from an empty cache, and translate indirect
      * jumps as lookup calls again.  Debugger use only. */
     linx_exec_update_inline_lookup(ec);
-    tb_flush_all(ec);
+    tb_flush_all(ec, NULL);
 }
 
 void linx_exec_set_exit_check(LinxExecContext *ec, bool on)
 {
     bool was = (ec->tb_flags_extra & TB_F_EXIT_CHECK) != 0;
 
-    if (was == on) {
+    if (was == on || (!on && ec->mt)) {
+        /* CPUs in parallel keep the check (exclusive sections need it). */
         return;
     }
+    exec_lock(ec);
     if (on) {
-        ec->tb_flags_extra |= TB_F_EXIT_CHECK;
+        atomic_set(&ec->tb_flags_extra, ec->tb_flags_extra | TB_F_EXIT_CHECK);
     } else {
-        ec->tb_flags_extra &= ~(uint32_t)TB_F_EXIT_CHECK;
+        atomic_set(&ec->tb_flags_extra, ec->tb_flags_extra & ~(uint32_t)TB_F_EXIT_CHECK);
     }
-    tb_flush_all(ec);
+    exec_unlock(ec);
+    tb_flush_all(ec, NULL);
 }
 
 void helper_debug_stop(CPULinxState *env, uint64_t pc, uint64_t resume)
@@ -194,11 +198,11 @@ bool linx_exec_set_commit_trace(LinxExecContext *ec, bool on, const char *path, 
         linx_commit_trace_flush(ec->trace);
     }
     if (on) {
-        ec->tb_flags_extra |= TB_F_TRACE;
+        atomic_set(&ec->tb_flags_extra, ec->tb_flags_extra | TB_F_TRACE);
     } else {
-        ec->tb_flags_extra &= ~(uint32_t)TB_F_TRACE;
+        atomic_set(&ec->tb_flags_extra, ec->tb_flags_extra & ~(uint32_t)TB_F_TRACE);
     }
-    tb_flush_all(ec);
+    tb_flush_all(ec, NULL);
     return true;
 }
 

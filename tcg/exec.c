@@ -26,11 +26,13 @@
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hw/core/guest-memory.h"
 #include "tcg/engine-config.h"
 #include "tcg/softmmu.h"
 #include "tcg/vec.h"
+#include "util/atomic.h"
 
 #if LINX_HAVE_OPTIMIZER
 #include "tcg/optimize.h"
@@ -51,12 +53,25 @@ static const LinxBackendOps builtin_backend = {
 /* Context and CPUs                                                    */
 /* ------------------------------------------------------------------ */
 
+void exec_own_lock_init(LinxExecContext *ec)
+{
+    pthread_mutexattr_t ma;
+
+    pthread_mutexattr_init(&ma);
+    pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&ec->own_lock, &ma);
+    pthread_mutexattr_destroy(&ma);
+}
+
 LinxExecContext *linx_exec_new(const LinxExecOptions *opts, char *err, size_t errlen)
 {
     LinxExecContext *ec = g_new0(LinxExecContext, 1);
 
     ec->opts = *opts;
-    ec->x.exception_index = EXCP_NONE;
+    exec_own_lock_init(ec);
+    pthread_mutex_init(&ec->cpu_lock, NULL);
+    pthread_cond_init(&ec->exclusive_cond, NULL);
+    pthread_cond_init(&ec->exclusive_resume, NULL);
     ec->x.log = &ec->log;
     ec->log.mask = opts->log_mask;
     ec->log.file = opts->log_file;
@@ -91,7 +106,6 @@ LinxExecContext *linx_exec_new(const LinxExecOptions *opts, char *err, size_t er
     if (ec->target->translate_init) {
         ec->target->translate_init(ec->ir);
     }
-    ec->interp = interp_new(ec->ir);
     tb_cache_init(ec);
 
     ec->accel = opts->accel;
@@ -134,27 +148,19 @@ LinxExecContext *linx_exec_new(const LinxExecOptions *opts, char *err, size_t er
     return ec;
 }
 
-static int cpu_slot(const LinxExecContext *ec, const CPULinxState *env)
-{
-    for (unsigned i = 0; i < ec->ncpus; i++) {
-        if (ec->cpus[i] == env) {
-            return (int)i;
-        }
-    }
-    return -1;
-}
-
 void exec_update_hostfault(LinxExecContext *ec)
 {
     /* Host faults (tcg/host-fault.c): the window's protection mirrors
      * the TLB, accesses go unchecked and faults to the slow path.  Not
-     * while debugger watchpoints are set (they live in TLB tags). */
-    bool hf = ec->accel == LINX_ACCEL_JIT && ec->mem && ec->bs.guest_direct &&
+     * while debugger watchpoints are set (they live in TLB tags), nor
+     * once CPUs run in parallel (the fault sites and the host protection
+     * are one CPU's; guest_mem_set_threaded turns them off). */
+    bool hf = ec->accel == LINX_ACCEL_JIT && ec->mem && ec->bs.guest_direct && !ec->mt &&
               ec->fault_sites && !ec->opts.no_host_faults && ec->x.nwatch == 0 &&
               host_fault_install() && guest_mem_enable_host_faults(ec->mem);
 
     if (hf != ec->bs.guest_hostfault) {
-        tb_flush_all(ec);
+        tb_flush_all(ec, NULL);
         ec->bs.guest_hostfault = hf;
         ec->bs.fault_site = host_fault_site;
         ec->bs.fault_site_opaque = ec;
@@ -191,17 +197,37 @@ static void watch_memory(LinxExecContext *ec, GuestMemory *mem)
     }
 }
 
+void exec_rebuild_code_buffer(LinxExecContext *ec)
+{
+    BackendState saved = ec->bs;
+    size_t size = ec->cb.size;
+
+    if (ec->accel != LINX_ACCEL_JIT || !ec->cb.rw) {
+        return;
+    }
+    code_buffer_destroy(&ec->cb);
+    if (!code_buffer_init(&ec->cb, size) || !ec->backend->init(&ec->bs, &ec->cb)) {
+        fprintf(stderr, "linxemu: cannot set up a code buffer after fork: %s\n",
+                strerror(errno));
+        _exit(EXIT_FAILURE);
+    }
+    if (ec->cb.reserved < ec->cb.used) {
+        code_buffer_set_reserved(&ec->cb);
+    }
+    ec->bs.guest_direct = saved.guest_direct;
+    ec->bs.guest_base = saved.guest_base;
+    ec->bs.pinned_env_offset = saved.pinned_env_offset;
+    linx_exec_update_inline_lookup(ec);
+}
+
 void linx_exec_attach_cpu(LinxExecContext *ec, CPULinxState *env)
 {
-    if (cpu_slot(ec, env) < 0) {
-        if (ec->ncpus == ec->cpus_cap) {
-            ec->cpus_cap = ec->cpus_cap ? ec->cpus_cap * 2 : 4;
-            ec->cpus = g_renew(CPULinxState *, ec->cpus, ec->cpus_cap);
-        }
-        ec->cpus[ec->ncpus++] = env;
-    }
     env->exec = ec;
     env->trace = ec->trace;
+    env->exception_index = EXCP_NONE;
+    if (!env->interp) {
+        env->interp = interp_new(ec->ir);
+    }
     linx_tlb_flush(env);
     {
         uint64_t win = 0;
@@ -218,22 +244,27 @@ void linx_exec_attach_cpu(LinxExecContext *ec, CPULinxState *env)
     }
     memset(env->tb_jmp_cache, 0, sizeof(env->tb_jmp_cache));
     watch_memory(ec, env->mem);
+    exec_cpu_list_add(ec, env);
 }
 
 void linx_exec_detach_cpu(LinxExecContext *ec, CPULinxState *env)
 {
-    int i = cpu_slot(ec, env);
-
-    if (i < 0) {
+    if (!exec_cpu_list_remove(ec, env)) {
         return;
     }
-    memmove(&ec->cpus[i], &ec->cpus[i + 1], (ec->ncpus - (unsigned)i - 1) * sizeof(ec->cpus[0]));
-    ec->ncpus--;
+    exec_lock(ec);
+    ec->detached_stats.tbs_executed += env->tbs_executed;
+    ec->detached_stats.jc_hits += env->jc_hits;
+    ec->detached_stats.jc_misses += env->jc_misses;
+    exec_unlock(ec);
+    env->tbs_executed = env->jc_hits = env->jc_misses = 0;
     if (ec->target->cpu_detach) {
         ec->target->cpu_detach(env); /* LinxISA: large kernels' heap memory */
     }
     env->exec = NULL;
     env->trace = NULL;
+    interp_free(env->interp);
+    env->interp = NULL;
     if (ec->ncpus == 0 && ec->mem) {
         guest_mem_remove_listener(ec->mem, ec);
         ec->mem = NULL;
@@ -255,7 +286,6 @@ void linx_exec_free(LinxExecContext *ec)
         guest_mem_remove_listener(ec->mem, ec);
     }
     tb_cache_destroy(ec);
-    interp_free(ec->interp);
     ir_context_free(ec->ir);
     if (ec->cb.rw) {
         code_buffer_destroy(&ec->cb);
@@ -269,6 +299,10 @@ void linx_exec_free(LinxExecContext *ec)
         g_hash_table_destroy(ec->breakpoints);
     }
     g_free(ec->cpus);
+    pthread_cond_destroy(&ec->exclusive_resume);
+    pthread_cond_destroy(&ec->exclusive_cond);
+    pthread_mutex_destroy(&ec->cpu_lock);
+    pthread_mutex_destroy(&ec->own_lock);
     g_free(ec);
 }
 
@@ -301,9 +335,14 @@ VecFn linx_exec_gen_vec(LinxExecContext *ec, const VecProg *p)
 {
 #if LINX_HAVE_JIT
     if (ec->accel == LINX_ACCEL_JIT && ec->vec_isa != VEC_ISA_NONE && ec->cb.rw) {
-        return vec_gen_code(&ec->cb, p, (VecIsa)ec->vec_isa,
-                            linx_log_enabled(&ec->log, LINX_LOG_OUT_ASM) ? linx_log_file(&ec->log)
-                                                                          : NULL);
+        VecFn fn;
+        /* The code buffer is shared with translation on other CPUs. */
+        exec_lock(ec);
+        fn = vec_gen_code(&ec->cb, p, (VecIsa)ec->vec_isa,
+                          linx_log_enabled(&ec->log, LINX_LOG_OUT_ASM) ? linx_log_file(&ec->log)
+                                                                        : NULL);
+        exec_unlock(ec);
+        return fn;
     }
 #else
     (void)ec;
@@ -317,9 +356,24 @@ int linx_exec_vec_isa(const LinxExecContext *ec)
     return ec->accel == LINX_ACCEL_JIT ? ec->vec_isa : VEC_ISA_NONE;
 }
 
-void linx_exec_get_stats(const LinxExecContext *ec, LinxExecStats *st)
+void linx_exec_get_stats(const LinxExecContext *cec, LinxExecStats *st)
 {
+    LinxExecContext *ec = (LinxExecContext *)cec;
+
+    exec_lock(ec);
     *st = ec->stats;
+    st->tbs_executed += ec->detached_stats.tbs_executed;
+    st->jc_hits += ec->detached_stats.jc_hits;
+    st->jc_misses += ec->detached_stats.jc_misses;
+    exec_unlock(ec);
+    /* The per-CPU counters: exact when the CPUs are not running. */
+    pthread_mutex_lock(&ec->cpu_lock);
+    for (unsigned i = 0; i < ec->ncpus; i++) {
+        st->tbs_executed += atomic_read(&ec->cpus[i]->tbs_executed);
+        st->jc_hits += atomic_read(&ec->cpus[i]->jc_hits);
+        st->jc_misses += atomic_read(&ec->cpus[i]->jc_misses);
+    }
+    pthread_mutex_unlock(&ec->cpu_lock);
 }
 
 void linx_exec_log_stats(LinxExecContext *ec)
@@ -344,7 +398,7 @@ void linx_exec_log_stats(LinxExecContext *ec)
 
 static uint32_t exec_tb_flags(const LinxExecContext *ec, const CPULinxState *env)
 {
-    return linx_cpu_tb_flags(env) | ec->tb_flags_extra;
+    return linx_cpu_tb_flags(env) | atomic_read(&ec->tb_flags_extra);
 }
 
 #ifndef NDEBUG
@@ -439,16 +493,20 @@ static uint64_t stage_clock(const LinxExecContext *ec)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Translate the block at (pc, flags) under the exec lock.  NULL when the
+ * TB memory or the code buffer is full: the caller reclaims (an exclusive
+ * section, without the lock) and tries again; @after_flush says it did,
+ * so a block that does not fit an empty buffer is a configuration error. */
 static TranslationBlock *tb_gen_code(LinxExecContext *ec, CPULinxState *env, uint64_t pc,
-                                     uint32_t flags)
+                                     uint32_t flags, bool after_flush)
 {
     FILE *lf = linx_log_file(&ec->log);
     uint64_t t0, t1;
 
-    if (ec->arena_bytes >= ec->max_tb_memory) {
-        tb_flush_now(ec);
+    if (ec->arena_bytes >= ec->max_tb_memory && !after_flush) {
+        return NULL;
     }
-    for (unsigned attempt = 0;; attempt++) {
+    for (unsigned attempt = after_flush ? 1 : 0;; attempt++) {
         TranslationBlock *tb = tb_arena_alloc(ec, sizeof(TranslationBlock));
         uint64_t last;
 
@@ -515,22 +573,59 @@ static TranslationBlock *tb_gen_code(LinxExecContext *ec, CPULinxState *env, uin
                     exit(EXIT_FAILURE);
                 }
                 ec->stats.buffer_full++;
-                tb_flush_now(ec);
-                continue;
+                return NULL;
             }
         }
         tb_insert(ec, tb);
+        /* This CPU's TLB learns the new code marks now (stores to the
+         * pages take the slow path that invalidates); other CPUs' TLBs are
+         * left alone while CPUs run in parallel (docs/engine.md). */
+        for (unsigned i = 0; i < 2; i++) {
+            if (tb->page_addr[i] != UINT64_MAX) {
+                linx_tlb_flush_range(env, tb->page_addr[i], GUEST_PAGE_SIZE);
+            }
+        }
         ec->stats.tbs_translated++;
         return tb;
     }
 }
 
+/* The TB for (pc, flags): looked up, else translated (reclaiming TB
+ * memory first when it is full).  @env is running; it stops running for
+ * the reclaim. */
+static TranslationBlock *tb_find_or_translate(LinxExecContext *ec, CPULinxState *env,
+                                              uint64_t pc, uint32_t flags)
+{
+    TranslationBlock *tb = tb_lookup(ec, env, pc, flags);
+    bool flushed = false;
+
+    while (!tb) {
+        exec_lock(ec);
+        tb = tb_lookup(ec, env, pc, flags);
+        if (!tb) {
+            tb = tb_gen_code(ec, env, pc, flags, flushed);
+        }
+        if (!tb) {
+            tb_flush_request(ec, false);
+        }
+        exec_unlock(ec);
+        if (!tb) {
+            if (env->running) {
+                cpu_exec_end(env);
+                tb_flush_reclaim(ec, env);
+                cpu_exec_start(env);
+            } else {
+                tb_flush_reclaim(ec, env);
+            }
+            flushed = true;
+        }
+    }
+    return tb;
+}
+
 TranslationBlock *linx_exec_tb_find(CPULinxState *env, uint64_t pc, uint32_t flags)
 {
-    LinxExecContext *ec = env->exec;
-    TranslationBlock *tb = tb_lookup(ec, env, pc, flags);
-
-    return tb ? tb : tb_gen_code(ec, env, pc, flags);
+    return tb_find_or_translate(env->exec, env, pc, flags);
 }
 
 /* ------------------------------------------------------------------ */
@@ -547,7 +642,7 @@ void linx_exec_unchain(CPULinxState *env)
 void linx_tb_flush(CPULinxState *env)
 {
     if (env->exec) {
-        tb_flush_all(env->exec);
+        tb_flush_all(env->exec, env);
     }
 }
 
@@ -575,15 +670,16 @@ uint64_t helper_lookup_tb_ptr(CPULinxState *env)
     LinxExecContext *ec = env->exec;
     uint64_t pc = env->pc;
     uint32_t flags = exec_tb_flags(ec, env);
-    TranslationBlock *tb = env->tb_jmp_cache[tb_jmp_cache_hash(pc)];
+    TranslationBlock *tb = atomic_load_acq(&env->tb_jmp_cache[tb_jmp_cache_hash(pc)]);
+    bool stop = ec->nochain || ec->x.single_step || atomic_read(&env->exit_request);
 
-    /* Fast path: a jump-cache hit that may be entered by a branch. */
-    if (tb && tb->pc == pc && tb->flags == flags && !(tb->cflags & TB_C_CFI_BAD) &&
-        !ec->nochain && !ec->x.single_step && !env->exit_request) {
+    /* Fast path: a valid jump-cache hit that may be entered by a branch. */
+    if (tb && tb->pc == pc && tb->flags == flags &&
+        !(atomic_read(&tb->cflags) & (TB_C_CFI_BAD | TB_C_INVALID)) && !stop) {
         return ec->accel == LINX_ACCEL_JIT ? (uint64_t)(uintptr_t)tb->host_code
                                            : (uint64_t)(uintptr_t)tb;
     }
-    if (ec->nochain || ec->x.single_step || env->exit_request) {
+    if (stop) {
         return exit_target(ec);
     }
     tb = tb_lookup(ec, env, pc, flags);
@@ -631,11 +727,11 @@ static void log_cpu_state(LinxExecContext *ec, CPULinxState *env)
 static uintptr_t run_tb(LinxExecContext *ec, CPULinxState *env, TranslationBlock *tb,
                         LinxAccel accel)
 {
-    ec->stats.tbs_executed++;
+    env->tbs_executed++;
     if (accel == LINX_ACCEL_JIT && ec->accel == LINX_ACCEL_JIT) {
         return ec->bs.entry(env, tb->host_code);
     }
-    return interp_run_tb(ec->interp, env, tb);
+    return interp_run_tb(env->interp, env, tb);
 }
 
 /* Find the TB to run next, raising E_BLOCK(EC_CFI) for a branch into a
@@ -649,15 +745,15 @@ static TranslationBlock *next_tb(LinxExecContext *ec, CPULinxState *env,
     uint64_t pc;
     TranslationBlock *tb;
 
-    if (ec->flush_pending) {
-        tb_flush_now(ec);
+    if (atomic_read(&ec->flush_pending)) {
+        /* A safe point: no TB of this CPU is running. */
+        cpu_exec_end(env);
+        tb_flush_reclaim(ec, env);
+        cpu_exec_start(env);
     }
     flags = exec_tb_flags(ec, env);
     pc = env->pc;
-    tb = tb_lookup(ec, env, pc, flags);
-    if (!tb) {
-        tb = tb_gen_code(ec, env, pc, flags);
-    }
+    tb = tb_find_or_translate(ec, env, pc, flags);
     if ((tb->cflags & TB_C_CFI_BAD) && !(flags & TB_F_RESUME)) {
         /* TRAPARG0 = the source: the block whose commit branched here.  A
          * direct edge names it in the source TB (env->bpc is stale: the
@@ -677,16 +773,21 @@ static int cpu_exec_loop(LinxExecContext *ec, CPULinxState *env)
 
     for (;;) {
         TranslationBlock *tb;
-        uint64_t flushes = ec->flush_count;
+        uint64_t flushes = atomic_read(&ec->flush_count);
         uintptr_t r;
 
-        if (env->exit_request) {
-            env->exit_request = 0;
+        if (atomic_read(&env->exit_request)) {
+            atomic_set(&env->exit_request, 0);
             return EXCP_INTERRUPT;
         }
         tb = next_tb(ec, env, last, slot);
-        if (last && ec->flush_count == flushes && !ec->nochain && !ec->x.single_step) {
-            tb_add_jump(ec, last, slot, tb);
+        if (last && atomic_read(&ec->flush_count) == flushes && !ec->nochain &&
+            !ec->x.single_step && !atomic_read(&last->jmp_dest[slot & 1])) {
+            exec_lock(ec);
+            if (atomic_read(&ec->flush_count) == flushes) {
+                tb_add_jump(ec, last, slot, tb);
+            }
+            exec_unlock(ec);
         }
         if (linx_log_enabled(&ec->log, LINX_LOG_CPU)) {
             log_cpu_state(ec, env);
@@ -714,19 +815,29 @@ static bool exec_enter(CPULinxState *env)
                 env->cpu_index);
         return false;
     }
-    if (ec->x.running) {
+    if (env->in_exec) {
         fprintf(stderr, "linxemu: internal error: cpu_exec re-entered (cpu %u)\n",
                 env->cpu_index);
         abort();
     }
-    if (cpu_slot(ec, env) < 0) {
+    if (!exec_cpu_listed(ec, env)) {
         linx_exec_attach_cpu(ec, env);
     } else if (!ec->mem && env->mem) {
         watch_memory(ec, env->mem);
     }
-    ec->x.running = env;
-    ec->x.exception_index = EXCP_NONE;
+    if (!env->interp) {
+        env->interp = interp_new(ec->ir);
+    }
+    env->in_exec = true;
+    env->exception_index = EXCP_NONE;
+    cpu_exec_start(env);
     return true;
+}
+
+static void exec_leave(CPULinxState *env)
+{
+    cpu_exec_end(env);
+    env->in_exec = false;
 }
 
 int cpu_exec(CPULinxState *env)
@@ -743,12 +854,17 @@ int cpu_exec(CPULinxState *env)
             ret = cpu_exec_loop(ec, env);
         } else {
             /* Back from cpu_loop_exit: return its reason, or go on. */
-            ret = ec->x.exception_index;
-            ec->x.exception_index = EXCP_NONE;
+            ret = env->exception_index;
+            env->exception_index = EXCP_NONE;
+            if (!env->running) {
+                /* Left from a blocking region (a system call whose TB was
+                 * reclaimed meanwhile): running again first. */
+                cpu_exec_start(env);
+            }
         }
     } while (ret == EXCP_NONE);
     host_fault_leave(prev);
-    ec->x.running = NULL;
+    exec_leave(env);
     return ret;
 }
 
@@ -760,18 +876,21 @@ int linx_exec_step(CPULinxState *env, LinxAccel accel)
     if (!exec_enter(env)) {
         return EXCP_HALTED;
     }
-    interp_set_chaining(ec->interp, false);
+    interp_set_chaining(env->interp, false);
     LinxExecContext *prev = host_fault_enter(ec);
     if (sigsetjmp(env->jmp_env, 0) == 0) {
         TranslationBlock *tb = next_tb(ec, env, NULL, 0);
         run_tb(ec, env, tb, accel);
         ret = 0;
     } else {
-        ret = ec->x.exception_index == EXCP_NONE ? 0 : ec->x.exception_index;
-        ec->x.exception_index = EXCP_NONE;
+        ret = env->exception_index == EXCP_NONE ? 0 : env->exception_index;
+        env->exception_index = EXCP_NONE;
+        if (!env->running) {
+            cpu_exec_start(env);
+        }
     }
     host_fault_leave(prev);
-    interp_set_chaining(ec->interp, true);
-    ec->x.running = NULL;
+    interp_set_chaining(env->interp, true);
+    exec_leave(env);
     return ret;
 }

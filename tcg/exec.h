@@ -32,9 +32,15 @@
  * before every helper call and memory access.
  *
  * An exec context owns the TB cache, the code buffer, the IR context and
- * the log.  Several CPUs of one address space may share it (they run one
- * at a time, in one thread); each CPU keeps its own TLB and jump cache.
- * Nothing here is global: two machines in one process use two contexts.
+ * the log.  Several CPUs of one address space share it; each keeps its
+ * own TLB, jump cache and interpreter.  They may run one at a time in one
+ * thread, or in parallel, one host thread each, once
+ * linx_exec_set_parallel() was called (linux-user's threads): the TB
+ * cache is then looked up without locks and changed under one lock, and
+ * what must not race with translated code (reclaiming TB memory, taking
+ * guest memory away) runs in exclusive sections (docs/engine.md
+ * "Concurrency").  Nothing here is global: two machines in one process
+ * use two contexts.
  *
  * The translator and the JIT backend are pluggable (function pointers in
  * LinxExecOptions), so unit tests run the loop with a toy front end.  By
@@ -179,8 +185,9 @@ int linx_exec_vec_isa(const LinxExecContext *ec);
 int cpu_exec(CPULinxState *env);
 
 /* Drop all translations (FENCE.I, debugger changes).  Inside cpu_exec
- * the TBs are unlinked at once and their memory is reused once control
- * is back in the exec loop, so a helper may call this. */
+ * (a helper, or a system call in a blocking region) the TBs are unlinked
+ * at once and their memory is reused at the next safe point; outside it
+ * the memory is reclaimed at once (in an exclusive section). */
 void linx_tb_flush(CPULinxState *env);
 /* Make running code come back to the exec loop at the end of its TB
  * (a machine stopping after a device store): every chained jump is
@@ -188,6 +195,52 @@ void linx_tb_flush(CPULinxState *env);
  * next run of the same program does not translate it again.  A helper
  * may call this. */
 void linx_exec_unchain(CPULinxState *env);
+
+/* ---- CPUs in parallel (tcg/exec-cpus.c) ---- */
+
+/* From now on CPUs of @ec may run in parallel, one host thread each: the
+ * address space's readers lock (guest_mem_set_threaded), every TB tests
+ * env->exit_request at entry (TB_F_EXIT_CHECK; the translations made so
+ * far are dropped once) and translation-time TLB updates stay per CPU.
+ * Call before a second CPU runs; @self: the calling CPU (may be NULL). */
+void linx_exec_set_parallel(LinxExecContext *ec, CPULinxState *self);
+bool linx_exec_parallel(const LinxExecContext *ec);
+
+/* Exclusive sections: from start to end no other CPU of @ec runs guest
+ * code (each is stopped at a TB boundary or in a blocking region, and
+ * none starts).  @self is the calling CPU, which must not be running (call
+ * outside cpu_exec or inside a blocking region), or NULL.  The caller must
+ * hold no lock a running CPU may wait for (guest_mem_lock included).
+ * Sections do not nest. */
+void linx_exec_start_exclusive(LinxExecContext *ec, CPULinxState *self);
+void linx_exec_end_exclusive(LinxExecContext *ec);
+
+/* Blocking regions: a helper about to block in the host (a system call)
+ * stops running, so exclusive sections need not wait for it; it must not
+ * use its TLB or the TB cache until linx_exec_blocking_end().  That
+ * returns true when translated code was reclaimed meanwhile: the helper
+ * must then leave through cpu_loop_exit (with env->pc, env->resume and
+ * the block state set for the instruction after it) instead of returning
+ * into the TB. */
+void linx_exec_blocking_begin(CPULinxState *env);
+bool linx_exec_blocking_end(CPULinxState *env);
+
+/* Make @env leave cpu_exec at its next TB boundary (EXCP_INTERRUPT); any
+ * thread may call it. */
+void linx_cpu_kick(CPULinxState *env);
+
+/* Around a host fork() while CPUs may run in parallel (linux-user's guest
+ * fork), inside an exclusive section: prepare takes the exec lock, the
+ * address space's writer lock and the CPU-list lock, so the child inherits
+ * none held by a thread that does not exist there; parent/child release
+ * them.  In the child every CPU but @self leaves the list (the caller
+ * frees their states), every translation is dropped and the JIT gets a
+ * code buffer of its own (the double mapping is a memfd the parent keeps
+ * writing to); the exclusive section is then ended by the caller in both
+ * processes. */
+void linx_exec_fork_prepare(LinxExecContext *ec);
+void linx_exec_fork_parent(LinxExecContext *ec);
+void linx_exec_fork_child(LinxExecContext *ec, CPULinxState *self);
 /* Drop the translations of one guest page (self-modifying code). */
 void linx_tb_invalidate_page(LinxExecContext *ec, uint64_t page_addr);
 

@@ -10,6 +10,13 @@
  * kinds are, and globals are always current in env.  The pointers are
  * rebound when the TB runs on another CPU state or the frame moved.
  *
+ * Each interpreter (one per CPU: its frame, its libffi descriptions) has
+ * its own bound program per TB: tb->interp_prog is a list of them, one
+ * per interpreter that ran the TB, to which a new one is added with a
+ * compare-and-swap, so CPUs on several threads run the same TB at once.
+ * Helpers are resolved when a program is built (the IR context's helper
+ * table never moves).
+ *
  * Semantics follow ir-ops.h exactly: arithmetic wraps modulo 2^64, shift
  * counts are taken modulo 64, clz/ctz of 0 are 64, host memory is read
  * and written with memcpy (no alignment assumption), guest memory goes
@@ -25,6 +32,7 @@
 #include <string.h>
 
 #include "tcg/softmmu.h"
+#include "util/atomic.h"
 
 /* Most operands an op other than call has (movcond: 1 out + 4 in). */
 #define INTERP_MAX_OPERANDS 5
@@ -37,12 +45,17 @@ typedef struct InterpOp {
     uint32_t target;    /* br/brcond: op index of the label; call: helper index */
     union {
         uint64_t *a[INTERP_MAX_OPERANDS]; /* outputs, then inputs */
-        uint64_t **call_args;             /* call: nout + nin pointers */
+        struct {
+            uint64_t **call_args;         /* call: nout + nin pointers */
+            const IRHelperInfo *helper;   /* call: the helper */
+        };
     };
     uint64_t c0, c1;    /* the op's constants */
 } InterpOp;
 
 typedef struct InterpProg {
+    const struct LinxInterp *owner; /* the interpreter it is bound for */
+    struct InterpProg *next;        /* the TB's next program (another interpreter's) */
     const CPULinxState *bound_env;
     const uint64_t *bound_frame;
     uint64_t env_value;  /* what the env temp reads as */
@@ -106,12 +119,25 @@ void interp_tb_release(TranslationBlock *tb)
 {
     InterpProg *p = tb->interp_prog;
 
-    if (p) {
+    while (p) {
+        InterpProg *next = p->next;
         g_free(p->ops);
         g_free(p->call_ptrs);
         g_free(p);
-        tb->interp_prog = NULL;
+        p = next;
     }
+    tb->interp_prog = NULL;
+}
+
+/* @it's program for @tb, or NULL. */
+static InterpProg *find_prog(const LinxInterp *it, const TranslationBlock *tb)
+{
+    InterpProg *p = atomic_load_acq(&((TranslationBlock *)tb)->interp_prog);
+
+    while (p && p->owner != it) {
+        p = p->next;
+    }
+    return p;
 }
 
 static _Noreturn void interp_fatal(const TranslationBlock *tb, unsigned i, const char *why)
@@ -122,7 +148,7 @@ static _Noreturn void interp_fatal(const TranslationBlock *tb, unsigned i, const
 }
 
 /* Check @tb's op list and build its InterpOps (pointers bound later). */
-static InterpProg *compile(const TranslationBlock *tb)
+static InterpProg *compile(const LinxInterp *it, const TranslationBlock *tb)
 {
     InterpProg *p = g_new0(InterpProg, 1);
     uint32_t nlabels = 0, *label_pos;
@@ -187,7 +213,11 @@ static InterpProg *compile(const TranslationBlock *tb)
             break;
         }
         case IR_call:
+            if (c[0] >= it->ir->helpers_cap || !it->ir->helpers[c[0]]) {
+                interp_fatal(tb, i, "helper index out of range");
+            }
             o->target = (uint32_t)c[0];
+            o->helper = it->ir->helpers[c[0]];
             o->call_args = &p->call_ptrs[ncall];
             ncall += in->nout + in->nin;
             break;
@@ -220,7 +250,7 @@ static uint64_t *temp_ptr(InterpProg *p, LinxInterp *it, CPULinxState *env,
 /* The program of @tb bound to @env and the current frame. */
 static InterpProg *prepare(LinxInterp *it, CPULinxState *env, TranslationBlock *tb)
 {
-    InterpProg *p = tb->interp_prog;
+    InterpProg *p = find_prog(it, tb);
 
     if (p && p->bound_env == env && p->bound_frame == it->frame) {
         return p;
@@ -233,8 +263,14 @@ static InterpProg *prepare(LinxInterp *it, CPULinxState *env, TranslationBlock *
         memset(it->frame, 0, it->frame_size * sizeof(uint64_t));
     }
     if (!p) {
-        p = compile(tb);
-        tb->interp_prog = p;
+        InterpProg *head;
+        p = compile(it, tb);
+        p->owner = it;
+        head = atomic_read(&tb->interp_prog);
+        do {
+            p->next = head;
+        } while (!__atomic_compare_exchange_n(&tb->interp_prog, (void **)&head, p, false,
+                                              __ATOMIC_RELEASE, __ATOMIC_RELAXED));
     }
     p->bound_env = env;
     p->bound_frame = it->frame;
@@ -302,17 +338,12 @@ static void host_store(uint64_t base, int64_t off, uint64_t v, unsigned size)
 static void do_call(LinxInterp *it, const InterpOp *o)
 {
     unsigned idx = o->target;
-    const IRHelperInfo *h;
+    const IRHelperInfo *h = o->helper;
     void *avalues[IR_MAX_HELPER_ARGS];
     ffi_arg ret = 0;
 
-    if (idx >= it->ir->nhelpers) {
-        fprintf(stderr, "linxemu: internal error: helper index %u out of range\n", idx);
-        abort();
-    }
-    h = it->ir->helpers[idx];
     if (idx >= it->ncifs) {
-        unsigned n = MAX(it->ir->nhelpers, 16u);
+        unsigned n = MAX(idx + 16u, 2 * it->ncifs);
         it->cifs = g_renew(InterpCif, it->cifs, n);
         memset(&it->cifs[it->ncifs], 0, (n - it->ncifs) * sizeof(InterpCif));
         it->ncifs = n;
@@ -340,7 +371,7 @@ static void do_call(LinxInterp *it, const InterpOp *o)
 /* Switch to @next (chaining): its program, bound. */
 static const InterpOp *enter(LinxInterp *it, CPULinxState *env, TranslationBlock *next)
 {
-    InterpProg *p = next->interp_prog;
+    InterpProg *p = find_prog(it, next);
 
     it->stats.chained++;
     if (!p || p->bound_env != env || p->bound_frame != it->frame) {
@@ -507,8 +538,8 @@ uintptr_t interp_run_tb(LinxInterp *it, CPULinxState *env, TranslationBlock *tb)
             do_call(it, o);
             break;
         case IR_goto_tb: {
-            TranslationBlock *next = tb->jmp_dest[o->c0 & 1];
-            if (next && !env->exit_request && !it->no_chain) {
+            TranslationBlock *next = atomic_load_acq(&tb->jmp_dest[o->c0 & 1]);
+            if (next && !atomic_read(&env->exit_request) && !it->no_chain) {
                 /* Chained: continue with the next TB in this loop. */
                 tb = next;
                 ops = enter(it, env, tb);
@@ -520,7 +551,7 @@ uintptr_t interp_run_tb(LinxInterp *it, CPULinxState *env, TranslationBlock *tb)
             return (uintptr_t)o->c0;
         case IR_goto_ptr: {
             TranslationBlock *next = (TranslationBlock *)(uintptr_t)A(0);
-            if (!next || env->exit_request || it->no_chain) {
+            if (!next || atomic_read(&env->exit_request) || it->no_chain) {
                 return 0;
             }
             tb = next;

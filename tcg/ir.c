@@ -40,7 +40,9 @@ static const char *const cond_names[] = {
 
 #define IR_INITIAL_INSNS 256
 #define IR_INITIAL_TEMPS 256
-#define IR_INITIAL_HELPERS 64
+/* The helper table never moves (interpreters on other threads read it
+ * while a translation adds to it): a fixed capacity. */
+#define IR_MAX_HELPERS 1024
 
 /* ------------------------------------------------------------------ */
 /* Context                                                             */
@@ -55,7 +57,7 @@ IRContext *ir_context_new(void)
     ir->insns = g_new(IRInsn, ir->insns_cap);
     ir->temps_cap = IR_INITIAL_TEMPS;
     ir->temps = g_new0(IRTempInfo, ir->temps_cap);
-    ir->helpers_cap = IR_INITIAL_HELPERS;
+    ir->helpers_cap = IR_MAX_HELPERS;
     ir->helpers = g_new0(const IRHelperInfo *, ir->helpers_cap);
 
     /* Temp 0 is the CPU-state pointer. */
@@ -164,8 +166,9 @@ unsigned ir_helper_index(IRContext *ir, const IRHelperInfo *h)
         }
     }
     if (ir->nhelpers == ir->helpers_cap) {
-        ir->helpers_cap *= 2;
-        ir->helpers = g_renew(const IRHelperInfo *, ir->helpers, ir->helpers_cap);
+        fprintf(stderr, "linxemu: internal error: more than %u distinct helpers\n",
+                ir->helpers_cap);
+        abort();
     }
     ir->helpers[ir->nhelpers] = h;
     return ir->nhelpers++;

@@ -234,7 +234,7 @@ uint64_t linx_ld_slow(CPULinxState *env, uint64_t addr, uint64_t memop, uint64_t
     } else if (e->addr_read & TLB_INVALID) {
         raise_data_fault(env, GM_FAULT_PROT, addr, false, pc);
     } else {
-        memcpy(&raw, (const void *)(uintptr_t)(addr + e->addend), size);
+        raw = linx_host_load((const void *)(uintptr_t)(addr + e->addend), size);
     }
     return linx_memop_extend(raw, (unsigned)memop);
 }
@@ -269,9 +269,53 @@ void linx_st_slow(CPULinxState *env, uint64_t addr, uint64_t value, uint64_t mem
     } else if (e->addr_write & (TLB_CODE | TLB_BYTES)) {
         /* Translated code lives here: guest_mem_write runs the exec
          * layer's invalidation before the bytes land (or a write-only
-         * page under host faults: it opens the page for the copy). */
+         * page under host faults: it opens the page for the copy).  Then
+         * the entry is refilled: the page lost its mark (or another CPU's
+         * marking left this entry stale), so the next store may be fast
+         * again. */
         st_bytes(env, addr, value, size, pc);
+        tlb_fill(env, addr, true, pc);
     } else {
-        memcpy((void *)(uintptr_t)(addr + e->addend), &value, size);
+        linx_host_store((void *)(uintptr_t)(addr + e->addend), value, size);
     }
+}
+
+void *linx_atomic_host(CPULinxState *env, uint64_t addr, unsigned size, uint64_t pc)
+{
+    LinxTLBEntry *e;
+
+    linx_exec_watch_check(env, addr, size, pc);
+    if (addr & (size - 1)) {
+        raise_data_fault(env, GM_FAULT_ALIGN, addr, true, pc);
+    }
+    e = tlb_get(env, addr, TLB_ACCESS_WRITE, pc);
+    if (e->addr_write & TLB_MMIO) {
+        return NULL;
+    }
+    if (e->addr_write & TLB_INVALID) {
+        raise_data_fault(env, GM_FAULT_PROT, addr, true, pc);
+    }
+    if ((e->addr_read & GUEST_PAGE_MASK) != (addr & GUEST_PAGE_MASK) ||
+        (e->addr_read & TLB_INVALID)) {
+        /* Writable but not readable (or not cached for reading). */
+        e = tlb_fill(env, addr, false, pc);
+        if (e->addr_read & TLB_INVALID) {
+            raise_data_fault(env, GM_FAULT_PROT, addr, false, pc);
+        }
+    }
+    if (e->addr_write & TLB_CODE) {
+        /* Drop the page's translations first: a write window over the
+         * word runs the code-write event without storing anything (a
+         * read-modify-write of its bytes could undo another thread's
+         * atomic).  Then refill, so later stores are fast again. */
+        uint8_t *host = NULL;
+        uint64_t fa = addr;
+        GuestFault f = guest_mem_window(env->mem, addr, 1, size, size,
+                                        GM_PROT_READ | GM_PROT_WRITE, &host, &fa);
+        if (f != GM_OK) {
+            raise_data_fault(env, f, fa, true, pc);
+        }
+        e = tlb_fill(env, addr, true, pc);
+    }
+    return (void *)(uintptr_t)(addr + e->addend);
 }

@@ -36,6 +36,16 @@
  * host pointer to memory that was unmapped.  A CPU's TLB must be flushed
  * once before first use (linx_exec_attach_cpu and cpu_exec do it).
  *
+ * Several guest threads: C callers and the interpreter access aligned
+ * guest words with acquire loads and release stores (plain moves on
+ * x86-64, like the JIT's), which is the ISA's TSO for every access of a
+ * thread and lets a guest's races be the guest's; atomics use host
+ * read-modify-writes (target/linx/helper_mem.c).  A page that another
+ * CPU marks as code while CPUs run in parallel keeps its fast write
+ * entry in this CPU's TLB until the entry is refilled: stores racing with
+ * a translation on another thread are the guest's business (FENCE.I and
+ * the icache-flush system call drop every translation).
+ *
  * Faults are architectural exceptions raised through cpu_loop_exit:
  *   misaligned (IR_MO_ALIGN)  DATA_ALIGN_FAULT, TRAPARG0 = address
  *   unmapped                  DATA_PAGE_FAULT, cause LINX_DFSC_TRANSLATION
@@ -53,6 +63,7 @@
 #include "hw/core/guest-memory.h"
 #include "ir.h"
 #include "target/linx/cpu.h"
+#include "util/atomic.h"
 
 enum {
     TLB_INVALID = 1 << 3, /* no translation cached, or access not permitted */
@@ -165,6 +176,56 @@ static inline uint64_t linx_tlb_cmp(uint64_t addr, unsigned memop)
     return addr & GUEST_PAGE_MASK;
 }
 
+/* Misaligned guest bytes (a guest race on them is the guest's). */
+static inline LINX_NO_TSAN void linx_host_copy(void *dst, const void *src, size_t n)
+{
+    memcpy(dst, src, n);
+}
+
+/* Load/store @size (1, 2, 4, 8) bytes of guest RAM at @host: one access
+ * with acquire/release order when aligned (TSO, see above), else bytes. */
+static inline uint64_t linx_host_load(const void *host, unsigned size)
+{
+    uint64_t raw = 0;
+
+    if (((uintptr_t)host & (size - 1)) == 0) {
+        switch (size) {
+        case 1:
+            return atomic_load_acq((const uint8_t *)host);
+        case 2:
+            return atomic_load_acq((const uint16_t *)host);
+        case 4:
+            return atomic_load_acq((const uint32_t *)host);
+        default:
+            return atomic_load_acq((const uint64_t *)host);
+        }
+    }
+    /* Little-endian host assumed (x86-64). */
+    linx_host_copy(&raw, host, size);
+    return raw;
+}
+
+static inline void linx_host_store(void *host, uint64_t value, unsigned size)
+{
+    if (((uintptr_t)host & (size - 1)) == 0) {
+        switch (size) {
+        case 1:
+            atomic_store_rel((uint8_t *)host, (uint8_t)value);
+            return;
+        case 2:
+            atomic_store_rel((uint16_t *)host, (uint16_t)value);
+            return;
+        case 4:
+            atomic_store_rel((uint32_t *)host, (uint32_t)value);
+            return;
+        default:
+            atomic_store_rel((uint64_t *)host, value);
+            return;
+        }
+    }
+    linx_host_copy(host, &value, size);
+}
+
 /* Full access path for C helpers and the interpreter (fast TLB hit, else
  * the slow path).  Only valid inside cpu_exec() (faults longjmp). */
 static inline uint64_t linx_ld(CPULinxState *env, uint64_t addr, unsigned memop, uint64_t pc)
@@ -173,10 +234,7 @@ static inline uint64_t linx_ld(CPULinxState *env, uint64_t addr, unsigned memop,
 
     if (linx_tlb_cmp(addr, memop) == (e->addr_read & ~(uint64_t)TLB_NOT_DIRECT)) {
         const void *host = (const void *)(uintptr_t)(addr + e->addend);
-        uint64_t raw = 0;
-        /* Little-endian host assumed (x86-64); memcpy keeps it UB-free. */
-        memcpy(&raw, host, (size_t)1 << (memop & IR_MO_SIZE));
-        return linx_memop_extend(raw, memop);
+        return linx_memop_extend(linx_host_load(host, 1u << (memop & IR_MO_SIZE)), memop);
     }
     return linx_ld_slow(env, addr, memop, pc);
 }
@@ -188,10 +246,17 @@ static inline void linx_st(CPULinxState *env, uint64_t addr, uint64_t value, uns
 
     if (linx_tlb_cmp(addr, memop) == (e->addr_write & ~(uint64_t)TLB_NOT_DIRECT)) {
         void *host = (void *)(uintptr_t)(addr + e->addend);
-        memcpy(host, &value, (size_t)1 << (memop & IR_MO_SIZE));
+        linx_host_store(host, value, 1u << (memop & IR_MO_SIZE));
         return;
     }
     linx_st_slow(env, addr, value, memop, pc);
 }
+
+/* A host pointer to the aligned @size-byte guest word at @addr, checked
+ * for reading and writing (the atomics' target): faults like a store
+ * (DATA_ALIGN_FAULT when misaligned, DATA_PAGE_FAULT with WnR), runs the
+ * code-write event when the page holds translated code, and returns NULL
+ * for a device page (the caller then uses linx_ld/linx_st). */
+void *linx_atomic_host(CPULinxState *env, uint64_t addr, unsigned size, uint64_t pc);
 
 #endif /* LINX_TCG_SOFTMMU_H */

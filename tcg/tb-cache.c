@@ -3,9 +3,26 @@
  * by (pc, flags), the per-CPU jump cache in front of it, direct-jump
  * chaining, per-page TB lists, invalidation and flush.
  *
- * Lookup (tb_lookup): env->tb_jmp_cache[hash(pc)] is tried first (one
- * load and two compares); on a miss the hash bucket is walked and the
- * jump cache refilled.
+ * Lookup (tb_lookup, no lock): env->tb_jmp_cache[hash(pc)] is tried first
+ * (one load and three compares); on a miss the hash bucket is walked and
+ * the jump cache refilled.  TBs are published with release stores (a TB
+ * is complete before any CPU can find it) and read with acquire loads;
+ * a TB with TB_C_INVALID never matches, so a jump-cache entry written in
+ * a race with the TB's invalidation does no harm.  The JIT's inline probe
+ * compares the flags and cflags words together, which excludes invalid
+ * TBs the same way.
+ *
+ * Changes (insertion, chaining, invalidation, flush) are made under the
+ * exec lock (exec_lock: the address space's mutex), by any thread, while
+ * other CPUs run translated code:
+ *   - removing a TB from a hash chain or a jump cache is one atomic store;
+ *     a reader standing on it still follows its hash_next (TB memory is
+ *     only reused by a flush, in an exclusive section);
+ *   - a resize relinks the TBs into a new table; a reader of the old one
+ *     may miss (then looks again under the lock) but never loops;
+ *   - chaining stores jmp_dest (the interpreter follows it) and patches
+ *     the jump with one aligned 4-byte store (backend_set_jmp); a CPU
+ *     already past the jump finishes the TB it is in.
  *
  * Chaining: tb_add_jump() links a goto_tb slot of one TB to another TB:
  * src->jmp_dest[slot] = dst (the interpreter follows it), the edge is put
@@ -18,6 +35,11 @@
  * and any mapping change over a page whose TBs are no longer backed by a
  * code mark (on_change: unmapped, re-mapped, or fetch-fault TBs made
  * while the page was not mapped).
+ *
+ * Flush: tb_flush_request() marks it pending (unlinking everything first
+ * when old code must stop running at once); tb_flush_reclaim() resets the
+ * arena, the hash table, the page lists, every jump cache and the code
+ * buffer in an exclusive section, at a safe point of the CPU asking.
  */
 #include "tcg/exec-internal.h"
 
@@ -26,6 +48,7 @@
 
 #include "hw/core/guest-memory.h"
 #include "tcg/softmmu.h"
+#include "util/atomic.h"
 
 #define TB_HASH_INITIAL_SIZE 4096
 #define ARENA_CHUNK_SIZE (1u << 20)
@@ -37,17 +60,25 @@ static gpointer page_key(uint64_t addr)
     return (gpointer)(uintptr_t)(addr >> GUEST_PAGE_BITS);
 }
 
-static size_t tb_hash(const LinxExecContext *ec, uint64_t pc, uint32_t flags)
+static size_t tb_hash(const TbHashTable *t, uint64_t pc, uint32_t flags)
 {
     uint64_t h = (pc ^ ((uint64_t)flags << 57)) * UINT64_C(0x9e3779b97f4a7c15);
 
-    return (size_t)(h >> 32) & (ec->hash_size - 1);
+    return (size_t)(h >> 32) & t->mask;
+}
+
+static TbHashTable *hash_table_new(size_t size)
+{
+    TbHashTable *t = g_malloc0(sizeof(TbHashTable) + size * sizeof(TranslationBlock *));
+
+    t->mask = size - 1;
+    return t;
 }
 
 void tb_cache_init(LinxExecContext *ec)
 {
-    ec->hash_size = TB_HASH_INITIAL_SIZE;
-    ec->hash = g_new0(TranslationBlock *, ec->hash_size);
+    ec->hash = hash_table_new(TB_HASH_INITIAL_SIZE);
+    ec->old_hashes = g_ptr_array_new_with_free_func(g_free);
     ec->pages = g_hash_table_new(g_direct_hash, g_direct_equal);
     ec->all_tbs = g_ptr_array_new();
     ec->chained = g_ptr_array_new();
@@ -77,6 +108,7 @@ void tb_cache_destroy(LinxExecContext *ec)
     g_ptr_array_free(ec->chained, true);
     g_hash_table_destroy(ec->pages);
     g_free(ec->hash);
+    g_ptr_array_free(ec->old_hashes, true);
     arena_free(ec);
 }
 
@@ -111,55 +143,68 @@ void *tb_arena_alloc(LinxExecContext *ec, size_t size)
 /* Lookup and insertion                                                */
 /* ------------------------------------------------------------------ */
 
+/* Does @tb answer (pc, flags)?  (Its key never changes; cflags does.) */
+static bool tb_matches(const TranslationBlock *tb, uint64_t pc, uint32_t flags)
+{
+    return tb->pc == pc && tb->flags == flags && !(atomic_read(&tb->cflags) & TB_C_INVALID);
+}
+
 TranslationBlock *tb_lookup(LinxExecContext *ec, CPULinxState *env, uint64_t pc, uint32_t flags)
 {
     unsigned h = tb_jmp_cache_hash(pc);
-    TranslationBlock *tb = env->tb_jmp_cache[h];
+    TranslationBlock *tb = atomic_load_acq(&env->tb_jmp_cache[h]);
+    const TbHashTable *t;
 
-    if (tb && tb->pc == pc && tb->flags == flags) {
-        ec->stats.jc_hits++;
+    if (tb && tb_matches(tb, pc, flags)) {
+        env->jc_hits++;
         return tb;
     }
-    ec->stats.jc_misses++;
-    for (tb = ec->hash[tb_hash(ec, pc, flags)]; tb; tb = tb->hash_next) {
-        if (tb->pc == pc && tb->flags == flags) {
-            env->tb_jmp_cache[h] = tb;
+    env->jc_misses++;
+    t = atomic_load_acq(&ec->hash);
+    for (tb = atomic_load_acq(&t->buckets[tb_hash(t, pc, flags)]); tb;
+         tb = atomic_load_acq(&tb->hash_next)) {
+        if (tb_matches(tb, pc, flags)) {
+            atomic_store_rel(&env->tb_jmp_cache[h], tb);
             return tb;
         }
     }
     return NULL;
 }
 
+/* Double the table: a new one with the TBs relinked, published at once;
+ * the old one stays readable until the next flush. */
 static void hash_resize(LinxExecContext *ec)
 {
-    size_t old_size = ec->hash_size;
-    TranslationBlock **old = ec->hash;
+    TbHashTable *old = ec->hash;
+    TbHashTable *t = hash_table_new((old->mask + 1) * 2);
 
-    ec->hash_size *= 2;
-    ec->hash = g_new0(TranslationBlock *, ec->hash_size);
-    for (size_t i = 0; i < old_size; i++) {
-        TranslationBlock *tb = old[i];
+    for (size_t i = 0; i <= old->mask; i++) {
+        TranslationBlock *tb = old->buckets[i];
         while (tb) {
             TranslationBlock *next = tb->hash_next;
-            size_t b = tb_hash(ec, tb->pc, tb->flags);
-            tb->hash_next = ec->hash[b];
-            ec->hash[b] = tb;
+            size_t b = tb_hash(t, tb->pc, tb->flags);
+            atomic_store_rel(&tb->hash_next, t->buckets[b]);
+            t->buckets[b] = tb;
             tb = next;
         }
     }
-    g_free(old);
+    atomic_store_rel(&ec->hash, t);
+    g_ptr_array_add(ec->old_hashes, old);
 }
 
 void tb_insert(LinxExecContext *ec, TranslationBlock *tb)
 {
+    TbHashTable *t;
     size_t b;
 
-    if (ec->ntbs >= ec->hash_size * 2) {
+    if (ec->ntbs >= (ec->hash->mask + 1) * 2) {
         hash_resize(ec);
     }
-    b = tb_hash(ec, tb->pc, tb->flags);
-    tb->hash_next = ec->hash[b];
-    ec->hash[b] = tb;
+    t = ec->hash;
+    b = tb_hash(t, tb->pc, tb->flags);
+    tb->hash_next = t->buckets[b];
+    /* Everything the TB holds is written: publish it. */
+    atomic_store_rel(&t->buckets[b], tb);
     ec->ntbs++;
     g_ptr_array_add(ec->all_tbs, tb);
 
@@ -202,9 +247,9 @@ void tb_add_jump(LinxExecContext *ec, TranslationBlock *src, unsigned slot, Tran
     if (!src->jmp_dest[slot ^ 1]) {
         g_ptr_array_add(ec->chained, src); /* its first chained slot */
     }
-    src->jmp_dest[slot] = dst;
     src->jmp_list_next[slot] = dst->jmp_list_head;
     dst->jmp_list_head = (uintptr_t)src | slot;
+    atomic_store_rel(&src->jmp_dest[slot], dst);
     if (ec->accel == LINX_ACCEL_JIT) {
         ec->backend->set_jmp(&ec->bs, &ec->cb, src, slot, dst);
     }
@@ -233,11 +278,12 @@ static void jmp_list_remove(TranslationBlock *dst, TranslationBlock *src, unsign
 
 static void hash_remove(LinxExecContext *ec, TranslationBlock *tb)
 {
-    TranslationBlock **link = &ec->hash[tb_hash(ec, tb->pc, tb->flags)];
+    TranslationBlock **link = &ec->hash->buckets[tb_hash(ec->hash, tb->pc, tb->flags)];
 
     while (*link) {
         if (*link == tb) {
-            *link = tb->hash_next;
+            /* A reader standing on tb still follows its hash_next. */
+            atomic_store_rel(link, tb->hash_next);
             ec->ntbs--;
             return;
         }
@@ -281,26 +327,27 @@ void tb_invalidate(LinxExecContext *ec, TranslationBlock *tb)
     if (tb->cflags & TB_C_INVALID) {
         return;
     }
-    tb->cflags |= TB_C_INVALID;
+    /* From here on no lookup returns it (tb_matches). */
+    atomic_or(&tb->cflags, TB_C_INVALID);
     hash_remove(ec, tb);
     for (unsigned i = 0; i < 2; i++) {
         if (tb->page_addr[i] != UINT64_MAX) {
             page_remove(ec, tb, i);
         }
     }
+    pthread_mutex_lock(&ec->cpu_lock);
     for (unsigned c = 0; c < ec->ncpus; c++) {
         TranslationBlock **slot = &ec->cpus[c]->tb_jmp_cache[tb_jmp_cache_hash(tb->pc)];
-        if (*slot == tb) {
-            *slot = NULL;
-        }
+        atomic_cmpxchg(slot, tb, NULL);
     }
+    pthread_mutex_unlock(&ec->cpu_lock);
     /* Incoming edges: their sources go back to the exec loop. */
     e = tb->jmp_list_head;
     while (e) {
         TranslationBlock *src = (TranslationBlock *)(e & ~TB_EXIT_SLOT_MASK);
         unsigned k = (unsigned)(e & TB_EXIT_SLOT_MASK);
         e = src->jmp_list_next[k];
-        src->jmp_dest[k] = NULL;
+        atomic_store_rel(&src->jmp_dest[k], NULL);
         src->jmp_list_next[k] = 0;
         backend_reset_jump(ec, src, k);
     }
@@ -310,7 +357,7 @@ void tb_invalidate(LinxExecContext *ec, TranslationBlock *tb)
         TranslationBlock *dst = tb->jmp_dest[k];
         if (dst) {
             jmp_list_remove(dst, tb, k);
-            tb->jmp_dest[k] = NULL;
+            atomic_store_rel(&tb->jmp_dest[k], NULL);
             backend_reset_jump(ec, tb, k);
         }
     }
@@ -322,9 +369,11 @@ void linx_tb_invalidate_page(LinxExecContext *ec, uint64_t page_addr)
     gpointer key = page_key(page_addr);
     TranslationBlock *tb;
 
+    exec_lock(ec);
     while ((tb = g_hash_table_lookup(ec->pages, key)) != NULL) {
         tb_invalidate(ec, tb);
     }
+    exec_unlock(ec);
 }
 
 void tb_code_written(void *opaque, uint64_t page_addr)
@@ -347,7 +396,8 @@ static void collect_page(gpointer key, gpointer value, gpointer opaque)
     }
 }
 
-void tb_mem_changed(void *opaque, uint64_t addr, uint64_t len)
+/* Called with the address space's mutex held (= the exec lock). */
+void tb_mem_changed(void *opaque, uint64_t addr, uint64_t len, unsigned kind)
 {
     LinxExecContext *ec = opaque;
     uint64_t lo, hi;
@@ -356,14 +406,25 @@ void tb_mem_changed(void *opaque, uint64_t addr, uint64_t len)
     if (len == 0) {
         return;
     }
-    for (unsigned c = 0; c < ec->ncpus; c++) {
-        linx_tlb_flush_range(ec->cpus[c], addr, len);
+    /* TLB entries to drop: access taken away (the caller made that safe
+     * with an exclusive section when CPUs run in parallel), and, with one
+     * CPU at a time, code marks (so stores to code take the slow path).
+     * Nothing is cached for pages that were not mapped; and while CPUs
+     * run in parallel another CPU's TLB is never touched for a code mark:
+     * the translating CPU updated its own (tb_gen_code), and a store slow
+     * path refills its entry. */
+    if (kind == GM_CHANGE_MAP || (kind == GM_CHANGE_CODE && !ec->mt)) {
+        pthread_mutex_lock(&ec->cpu_lock);
+        for (unsigned c = 0; c < ec->ncpus; c++) {
+            linx_tlb_flush_range(ec->cpus[c], addr, len);
+        }
+        pthread_mutex_unlock(&ec->cpu_lock);
     }
     if (ec->bs.guest_hostfault && ec->mem && !guest_mem_host_faults(ec->mem)) {
         /* The host refused a protection change: code that relied on the
          * host's checks must go (hw/core/guest-memory-host.c). */
         ec->bs.guest_hostfault = false;
-        tb_flush_all(ec);
+        tb_flush_request(ec, true);
     }
     if (g_hash_table_size(ec->pages) == 0) {
         return;
@@ -414,6 +475,7 @@ void tb_flush_now(LinxExecContext *ec)
 {
     GArray *pages = g_array_new(false, false, sizeof(uint64_t));
 
+    exec_lock(ec);
     for (unsigned i = 0; i < ec->all_tbs->len; i++) {
         interp_tb_release(g_ptr_array_index(ec->all_tbs, i));
     }
@@ -421,12 +483,15 @@ void tb_flush_now(LinxExecContext *ec)
     g_ptr_array_set_size(ec->chained, 0);
     g_hash_table_foreach(ec->pages, collect_key, pages);
     g_hash_table_remove_all(ec->pages);
-    memset(ec->hash, 0, ec->hash_size * sizeof(*ec->hash));
+    memset(ec->hash->buckets, 0, (ec->hash->mask + 1) * sizeof(ec->hash->buckets[0]));
+    g_ptr_array_set_size(ec->old_hashes, 0);
     ec->ntbs = 0;
     arena_free(ec);
+    pthread_mutex_lock(&ec->cpu_lock);
     for (unsigned c = 0; c < ec->ncpus; c++) {
         memset(ec->cpus[c]->tb_jmp_cache, 0, sizeof(ec->cpus[c]->tb_jmp_cache));
     }
+    pthread_mutex_unlock(&ec->cpu_lock);
     if (ec->accel == LINX_ACCEL_JIT) {
         code_buffer_reset(&ec->cb);
         host_fault_reset(ec);
@@ -436,26 +501,48 @@ void tb_flush_now(LinxExecContext *ec)
         guest_mem_clear_code(ec->mem, g_array_index(pages, uint64_t, i));
     }
     g_array_free(pages, true);
-    ec->flush_pending = false;
-    ec->flush_count++;
+    atomic_set(&ec->flush_pending, false);
+    atomic_add_relaxed(&ec->flush_count, 1);
     ec->stats.flushes++;
+    exec_unlock(ec);
 }
 
-void tb_flush_all(LinxExecContext *ec)
+void tb_flush_request(LinxExecContext *ec, bool invalidate)
 {
-    if (!ec->x.running) {
-        tb_flush_now(ec);
+    exec_lock(ec);
+    if (invalidate) {
+        for (unsigned i = 0; i < ec->all_tbs->len; i++) {
+            tb_invalidate(ec, g_ptr_array_index(ec->all_tbs, i));
+        }
+    }
+    atomic_set(&ec->flush_pending, true);
+    exec_unlock(ec);
+}
+
+void tb_flush_reclaim(LinxExecContext *ec, CPULinxState *self)
+{
+    if (!atomic_read(&ec->flush_pending)) {
         return;
     }
-    /* A TB is running: unlink everything now, reclaim at the loop top. */
-    for (unsigned i = 0; i < ec->all_tbs->len; i++) {
-        tb_invalidate(ec, g_ptr_array_index(ec->all_tbs, i));
+    linx_exec_start_exclusive(ec, self);
+    if (atomic_read(&ec->flush_pending)) {
+        tb_flush_now(ec);
     }
-    ec->flush_pending = true;
+    linx_exec_end_exclusive(ec);
+}
+
+void tb_flush_all(LinxExecContext *ec, CPULinxState *self)
+{
+    tb_flush_request(ec, true);
+    if (!self || !self->in_exec) {
+        /* No TB of the caller runs: reclaim now. */
+        tb_flush_reclaim(ec, self);
+    }
 }
 
 void tb_unchain_all(LinxExecContext *ec)
 {
+    exec_lock(ec);
     /* Only TBs that chained since the last unchain can have chains (the
      * others lost theirs then, or never had one). */
     for (unsigned i = 0; i < ec->chained->len; i++) {
@@ -473,7 +560,10 @@ void tb_unchain_all(LinxExecContext *ec)
     g_ptr_array_set_size(ec->chained, 0);
     /* The JIT's in-line probe follows indirect jumps through the jump
      * caches without the loop: empty them too. */
+    pthread_mutex_lock(&ec->cpu_lock);
     for (unsigned c = 0; c < ec->ncpus; c++) {
         memset(ec->cpus[c]->tb_jmp_cache, 0, sizeof(ec->cpus[c]->tb_jmp_cache));
     }
+    pthread_mutex_unlock(&ec->cpu_lock);
+    exec_unlock(ec);
 }

@@ -18,7 +18,13 @@
  * safely; the memory is reused after the flush, at a point where no TB
  * runs.
  *
- * Concurrency: one thread uses an exec context (and its TBs) at a time.
+ * Concurrency (docs/engine.md "Concurrency"): several host threads run
+ * CPUs of one exec context.  A TB's key (pc, flags), code and IR never
+ * change after it is published in the hash table; cflags (TB_C_INVALID),
+ * jmp_dest[], hash_next and interp_prog are read without a lock through
+ * util/atomic.h and written under the context's lock (interp_prog: by
+ * compare-and-swap).  Lookups treat a TB with TB_C_INVALID as absent, so
+ * a jump-cache entry that raced with an invalidation is harmless.
  */
 #ifndef LINX_TCG_TB_H
 #define LINX_TCG_TB_H
@@ -75,7 +81,9 @@ typedef struct TranslationBlock {
     uint32_t nir;
     uint32_t ntemps;
     IRTempInfo *temps;
-    void *interp_prog; /* the interpreter's prepared form (tcg/interp.c) */
+    /* The interpreters' prepared forms (tcg/interp.c): a list, one per
+     * interpreter (CPU) that ran the TB. */
+    void *interp_prog;
 
     /* Chaining: where each slot goes, and who jumps to us.  jmp_list_head
      * and jmp_list_next[] hold a TB pointer with the slot in the low bits

@@ -5,10 +5,18 @@
  *
  * Every access is checked as a whole before a byte moves: on a fault
  * nothing is transferred and the first faulting address is reported.
+ *
+ * Locking: lookups and copies hold the reader lock (gm_rd_lock).  A write
+ * that meets a page holding translated code takes the mutex instead
+ * (guest_mem_lock), runs the code-write event (the exec layer drops the
+ * page's translations under the same mutex) and copies before letting
+ * go, so no translation of the old bytes can be made in between.
  */
 #include "hw/core/guest-memory-internal.h"
 
 #include <string.h>
+
+#include "util/atomic.h"
 
 /* Largest MMIO access (bytes). */
 #define MMIO_MAX_ACCESS 8
@@ -98,6 +106,14 @@ static GuestFault mmio_copy(const GuestRegion *r, uint64_t addr, uint8_t *buf, u
     return GM_OK;
 }
 
+/* Guest RAM <-> host buffer.  Another guest thread may access the same
+ * bytes meanwhile: that race is the guest's (ThreadSanitizer is told not
+ * to look). */
+static LINX_NO_TSAN void ram_copy(uint8_t *dst, const uint8_t *src, uint64_t n)
+{
+    memcpy(dst, src, n);
+}
+
 /* Copy between @buf and a range check_range() accepted. */
 static GuestFault copy_range(GuestMemory *gm, uint64_t addr, uint8_t *buf, uint64_t len,
                              bool is_write, uint64_t *fault_addr)
@@ -118,9 +134,9 @@ static GuestFault copy_range(GuestMemory *gm, uint64_t addr, uint8_t *buf, uint6
                 gm_host_open(gm, host, n);
             }
             if (is_write) {
-                memcpy(host, buf, n);
+                ram_copy(host, buf, n);
             } else {
-                memcpy(buf, host, n);
+                ram_copy(buf, host, n);
             }
             if (closed) {
                 gm_host_sync(gm, addr, n);
@@ -135,6 +151,27 @@ static GuestFault copy_range(GuestMemory *gm, uint64_t addr, uint8_t *buf, uint6
     return GM_OK;
 }
 
+/* Does [addr, addr + len) meet a page with translated code?  Under a
+ * lock; the range is mapped (so it does not wrap). */
+static bool meets_code(const GuestMemory *gm, uint64_t addr, uint64_t len)
+{
+    unsigned ncode = g_hash_table_size(gm->code_pages);
+    uint64_t lo = addr & GUEST_PAGE_MASK, hi = addr + len;
+
+    if (ncode == 0 || len == 0) {
+        return false;
+    }
+    if (((hi - lo) >> GUEST_PAGE_BITS) > ncode) {
+        return true; /* cheaper to let gm_code_range_event scan the set */
+    }
+    for (uint64_t p = lo; p < hi; p += GUEST_PAGE_SIZE) {
+        if (g_hash_table_contains(gm->code_pages, gm_page_key(p))) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static GuestFault access_range(GuestMemory *gm, uint64_t addr, void *buf, size_t len,
                                int access, bool is_write, bool debug, uint64_t *fault_addr)
 {
@@ -144,13 +181,27 @@ static GuestFault access_range(GuestMemory *gm, uint64_t addr, void *buf, size_t
     if (len == 0) {
         return GM_OK;
     }
+    gm_rd_lock(gm);
     f = check_range(gm, addr, len, access, debug, &fa);
-    if (f == GM_OK && is_write) {
-        gm_code_range_event(gm, addr, len);
-        gm_dirty_mark(gm, addr, len);
-    }
-    if (f == GM_OK) {
-        f = copy_range(gm, addr, buf, len, is_write, &fa);
+    if (f == GM_OK && is_write && meets_code(gm, addr, len)) {
+        /* Translated code under the footprint: the slow path below. */
+        gm_rd_unlock(gm);
+        guest_mem_lock(gm);
+        f = check_range(gm, addr, len, access, debug, &fa);
+        if (f == GM_OK) {
+            gm_code_range_event(gm, addr, len);
+            gm_dirty_mark(gm, addr, len);
+            f = copy_range(gm, addr, buf, len, is_write, &fa);
+        }
+        guest_mem_unlock(gm);
+    } else {
+        if (f == GM_OK && is_write) {
+            gm_dirty_mark(gm, addr, len);
+        }
+        if (f == GM_OK) {
+            f = copy_range(gm, addr, buf, len, is_write, &fa);
+        }
+        gm_rd_unlock(gm);
     }
     if (f != GM_OK && fault_addr) {
         *fault_addr = fa;
@@ -176,8 +227,8 @@ GuestFault guest_mem_debug_rw(GuestMemory *gm, uint64_t addr, void *buf, size_t 
     return access_range(gm, addr, buf, len, 0, is_write, true, NULL);
 }
 
-GuestFault guest_mem_mmio_access(GuestMemory *gm, uint64_t addr, unsigned size, bool is_write,
-                                 uint64_t *value)
+static GuestFault mmio_access_locked(GuestMemory *gm, uint64_t addr, unsigned size,
+                                     bool is_write, uint64_t *value)
 {
     const GuestRegion *r = gm_find_region(gm, addr);
 
@@ -193,26 +244,39 @@ GuestFault guest_mem_mmio_access(GuestMemory *gm, uint64_t addr, unsigned size, 
     return mmio_piece(r, addr, size, is_write, value);
 }
 
+GuestFault guest_mem_mmio_access(GuestMemory *gm, uint64_t addr, unsigned size, bool is_write,
+                                 uint64_t *value)
+{
+    GuestFault f;
+
+    gm_rd_lock(gm);
+    f = mmio_access_locked(gm, addr, size, is_write, value);
+    gm_rd_unlock(gm);
+    return f;
+}
+
 bool guest_mem_page_info(GuestMemory *gm, uint64_t addr, uint8_t **host_page, int *prot,
                          bool *is_code, bool *mmio)
 {
-    const GuestRegion *r = gm_find_region(gm, addr);
+    const GuestRegion *r;
     uint64_t page = addr & GUEST_PAGE_MASK;
+    bool ram = false;
 
     *mmio = false;
-    if (!r) {
-        return false;
-    }
-    if (r->kind == REGION_MMIO) {
+    gm_rd_lock(gm);
+    r = gm_find_region(gm, addr);
+    if (r && r->kind == REGION_MMIO) {
         *mmio = true;
         *prot = r->prot;
-        return false;
+    } else if (r) {
+        *host_page = r->host + (page - r->start);
+        *prot = r->prot;
+        *is_code = g_hash_table_size(gm->code_pages) != 0 &&
+                   g_hash_table_contains(gm->code_pages, gm_page_key(page));
+        ram = true;
     }
-    *host_page = r->host + (page - r->start);
-    *prot = r->prot;
-    *is_code = g_hash_table_size(gm->code_pages) != 0 &&
-               g_hash_table_contains(gm->code_pages, gm_page_key(page));
-    return true;
+    gm_rd_unlock(gm);
+    return ram;
 }
 
 /* ------------------------------------------------------------------ */
@@ -247,8 +311,34 @@ static uint8_t *contiguous_host(const GuestMemory *gm, uint64_t addr, uint64_t l
     return r->host + (addr - r->start);
 }
 
+static GuestFault window_locked(GuestMemory *gm, uint64_t base, uint64_t rows,
+                                uint64_t row_bytes, uint64_t stride, int access, uint8_t **host,
+                                uint64_t *fault_addr, bool *code_event);
+
 GuestFault guest_mem_window(GuestMemory *gm, uint64_t base, uint64_t rows, uint64_t row_bytes,
                             uint64_t stride, int access, uint8_t **host, uint64_t *fault_addr)
+{
+    bool code_event = false;
+    GuestFault f;
+
+    gm_rd_lock(gm);
+    f = window_locked(gm, base, rows, row_bytes, stride, access, host, fault_addr, &code_event);
+    gm_rd_unlock(gm);
+    if (code_event) {
+        /* A write footprint over translated code: again under the mutex,
+         * with the code-write event. */
+        guest_mem_lock(gm);
+        f = window_locked(gm, base, rows, row_bytes, stride, access, host, fault_addr, NULL);
+        guest_mem_unlock(gm);
+    }
+    return f;
+}
+
+/* @code_event NULL: run the code-write event (gm->lock held); else only
+ * say whether one is needed (and return without a host pointer then). */
+static GuestFault window_locked(GuestMemory *gm, uint64_t base, uint64_t rows,
+                                uint64_t row_bytes, uint64_t stride, int access, uint8_t **host,
+                                uint64_t *fault_addr, bool *code_event)
 {
     uint64_t span, fa = 0;
     bool span_fits;
@@ -303,7 +393,14 @@ GuestFault guest_mem_window(GuestMemory *gm, uint64_t base, uint64_t rows, uint6
     if (span_fits && (access & GM_PROT_WRITE)) {
         /* The caller is about to store through the window: translations
          * of code pages under the footprint go first, as for any write. */
-        gm_code_range_event(gm, base, span);
+        if (code_event) {
+            if (meets_code(gm, base, span)) {
+                *code_event = true;
+                return GM_OK;
+            }
+        } else {
+            gm_code_range_event(gm, base, span);
+        }
         gm_dirty_mark(gm, base, span);
     }
     if (span_fits) {

@@ -237,7 +237,7 @@ bool guest_mem_track_dirty(GuestMemory *gm)
      * notice (tcg/tb-cache.c). */
     gm_host_disable(gm);
     /* Write entries cached before now were never recorded. */
-    gm_notify_change(gm, 0, gm->limit);
+    gm_notify_change(gm, 0, gm->limit, GM_CHANGE_MAP);
     return true;
 }
 
@@ -402,7 +402,7 @@ static void write_back(GuestMemory *gm, GArray *pages, GuestMemSnapshot *s,
     if (lo < hi) {
         /* TLB write entries and window caches of these pages go: the
          * next write records its page again. */
-        gm_notify_change(gm, lo, hi - lo);
+        gm_notify_change(gm, lo, hi - lo, GM_CHANGE_MAP);
     }
 }
 

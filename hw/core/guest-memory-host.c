@@ -201,8 +201,9 @@ void gm_host_disable(GuestMemory *gm)
 bool guest_mem_enable_host_faults(GuestMemory *gm)
 {
     /* Dirty tracking records a page at its first write through the TLB
-     * slow path; a host-fault store would write a page unrecorded. */
-    if (!gm->win || gm->dirty) {
+     * slow path; a host-fault store would write a page unrecorded.  Nor
+     * once threaded (guest_mem_set_threaded). */
+    if (!gm->win || gm->dirty || gm->threaded) {
         return false;
     }
     if (!gm->host_faults) {

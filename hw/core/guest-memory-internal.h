@@ -15,6 +15,8 @@
 #define LINX_HW_GUEST_MEMORY_INTERNAL_H
 
 #include <glib.h>
+#include <pthread.h>
+#include <stdbool.h>
 
 #include "hw/core/guest-memory.h"
 
@@ -56,13 +58,22 @@ struct GuestMemory {
     uint64_t *ends;
     size_t ends_cap;
     bool ends_dirty;
-    size_t last_hit; /* index find_region returned last (a hint) */
-    uint64_t generation;
     /* Bumped by every change of the region map or its permissions (not
      * by code marks): dirty tracking refuses to restore across one. */
     uint64_t layout_gen;
     /* Dirty-page tracking (guest-memory-dirty.c); NULL while off. */
     struct GmDirty *dirty;
+    size_t last_hit; /* index find_region returned last (a hint; atomic) */
+    uint64_t generation; /* atomic */
+    /* Locking (guest-memory.h): @lock (recursive) serialises changes and
+     * listener calls; @rw keeps readers out while the arrays change
+     * (readers take it only once @threaded is set). */
+    pthread_mutex_t lock;
+    pthread_rwlock_t rw;
+    bool threaded;
+    bool wr_held; /* the changing thread holds @rw for writing (under @lock) */
+    unsigned change_depth; /* nested gm_change_begin (a listener changing marks) */
+    uint32_t wr_taken;     /* bit d: the begin at depth d took @rw */
     GHashTable *code_pages; /* page number (as pointer) -> itself */
     /* Host faults (guest_mem_enable_host_faults): the host protection of
      * every window page mirrors what a TLB entry would allow a fast access
@@ -71,6 +82,30 @@ struct GuestMemory {
     GuestMemListener listeners[GUEST_MEM_MAX_LISTENERS];
     unsigned nlisteners;
 };
+
+/* Reader side: around lookups and copies by threads that do not hold
+ * gm->lock (no-ops until the space is threaded). */
+static inline void gm_rd_lock(GuestMemory *gm)
+{
+    if (gm->threaded) {
+        pthread_rwlock_rdlock(&gm->rw);
+    }
+}
+
+static inline void gm_rd_unlock(GuestMemory *gm)
+{
+    if (gm->threaded) {
+        pthread_rwlock_unlock(&gm->rw);
+    }
+}
+
+/* Writer side: take gm->lock, then the rw lock for writing.  Listener
+ * calls drop the rw lock around the call (gm_call_out_begin/end), so a
+ * listener may read guest memory and change code marks. */
+void gm_change_begin(GuestMemory *gm);
+void gm_change_end(GuestMemory *gm);
+bool gm_call_out_begin(GuestMemory *gm);
+void gm_call_out_end(GuestMemory *gm, bool held);
 
 /* Index of the first region whose end is above @addr (nregions if none). */
 size_t gm_upper_region(const GuestMemory *gm, uint64_t addr);
@@ -81,7 +116,7 @@ GuestRegion *gm_find_region(const GuestMemory *gm, uint64_t addr);
 void gm_code_range_event(GuestMemory *gm, uint64_t addr, uint64_t len);
 /* Tell the listeners that [addr, addr + len) changed (bumps the
  * generation). */
-void gm_notify_change(GuestMemory *gm, uint64_t addr, uint64_t len);
+void gm_notify_change(GuestMemory *gm, uint64_t addr, uint64_t len, unsigned kind);
 
 /* guest-memory-dirty.c: record that [addr, addr + len) is about to be
  * written (or handed out for writing) while tracking is on. */

@@ -19,6 +19,12 @@
  *
  * Code pages (for self-modifying code) are a hash set of page numbers.
  *
+ * Locking (guest-memory.h): every public change runs between
+ * gm_change_begin and gm_change_end (the recursive mutex, then the rw lock
+ * for writing once the space is threaded); the rw lock is dropped around
+ * listener calls, and the dense ends[] array is rebuilt before it is
+ * dropped, so readers never see it stale.
+ *
  * Invariants (checked by the unit tests): regions[i].end <=
  * regions[i + 1].start; start < end <= limit; start and end are page
  * aligned; a RAM region's host bytes are host .. host + (end - start),
@@ -31,6 +37,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "util/atomic.h"
 
 static uint64_t page_align_up(uint64_t v)
 {
@@ -58,6 +66,17 @@ const char *guest_fault_name(GuestFault f)
 /* Creation                                                            */
 /* ------------------------------------------------------------------ */
 
+static void init_locks(GuestMemory *gm)
+{
+    pthread_mutexattr_t a;
+
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&gm->lock, &a);
+    pthread_mutexattr_destroy(&a);
+    pthread_rwlock_init(&gm->rw, NULL);
+}
+
 GuestMemory *guest_mem_new_window(uint64_t limit, uint64_t window_max)
 {
     GuestMemory *gm = g_new0(GuestMemory, 1);
@@ -69,8 +88,124 @@ GuestMemory *guest_mem_new_window(uint64_t limit, uint64_t window_max)
     gm->limit = limit & GUEST_PAGE_MASK;
     gm->host_page_size = hps > 0 ? (uint64_t)hps : GUEST_PAGE_SIZE;
     gm->code_pages = g_hash_table_new(g_direct_hash, g_direct_equal);
+    init_locks(gm);
     gm_host_init(gm, window_max);
     return gm;
+}
+
+void guest_mem_lock(GuestMemory *gm)
+{
+    pthread_mutex_lock(&gm->lock);
+}
+
+void guest_mem_unlock(GuestMemory *gm)
+{
+    pthread_mutex_unlock(&gm->lock);
+}
+
+void guest_mem_set_threaded(GuestMemory *gm)
+{
+    guest_mem_lock(gm);
+    gm->threaded = true;
+    /* Host faults are one CPU's scheme (guest-memory.h): off, and every
+     * cached access goes with the change notice (tcg/tb-cache.c drops the
+     * translations that relied on them). */
+    if (gm->host_faults) {
+        gm_host_disable(gm);
+        gm_notify_change(gm, 0, gm->limit, GM_CHANGE_MAP);
+    }
+    guest_mem_unlock(gm);
+}
+
+void guest_mem_fork_prepare(GuestMemory *gm)
+{
+    pthread_mutex_lock(&gm->lock);
+    if (gm->threaded) {
+        pthread_rwlock_wrlock(&gm->rw);
+    }
+}
+
+void guest_mem_fork_child(GuestMemory *gm)
+{
+    /* The recursive mutex and the rwlock record their owner, a thread of
+     * the parent: unlocking them here would fail (EPERM), so they start
+     * afresh, held once by the only thread. */
+    init_locks(gm);
+    pthread_mutex_lock(&gm->lock);
+}
+
+void guest_mem_fork_after(GuestMemory *gm)
+{
+    if (gm->threaded) {
+        pthread_rwlock_unlock(&gm->rw);
+    }
+    pthread_mutex_unlock(&gm->lock);
+}
+
+bool guest_mem_threaded(const GuestMemory *gm)
+{
+    return gm->threaded;
+}
+
+static void ends_rebuild(GuestMemory *gm);
+
+static void wr_drop(GuestMemory *gm)
+{
+    if (gm->ends_dirty) {
+        ends_rebuild(gm);
+    }
+    if (gm->threaded) {
+        pthread_rwlock_unlock(&gm->rw);
+    }
+    gm->wr_held = false;
+}
+
+static void wr_take(GuestMemory *gm)
+{
+    if (gm->threaded) {
+        pthread_rwlock_wrlock(&gm->rw);
+    }
+    gm->wr_held = true;
+}
+
+void gm_change_begin(GuestMemory *gm)
+{
+    unsigned d;
+
+    pthread_mutex_lock(&gm->lock);
+    d = gm->change_depth++;
+    if (!gm->wr_held && d < 32) {
+        wr_take(gm);
+        gm->wr_taken |= UINT32_C(1) << d;
+    }
+}
+
+void gm_change_end(GuestMemory *gm)
+{
+    unsigned d = --gm->change_depth;
+
+    if (d < 32 && (gm->wr_taken & (UINT32_C(1) << d))) {
+        gm->wr_taken &= ~(UINT32_C(1) << d);
+        wr_drop(gm);
+    }
+    pthread_mutex_unlock(&gm->lock);
+}
+
+bool gm_call_out_begin(GuestMemory *gm)
+{
+    bool held = gm->wr_held;
+
+    if (held) {
+        wr_drop(gm);
+    }
+    return held;
+}
+
+void gm_call_out_end(GuestMemory *gm, bool held)
+{
+    if (held) {
+        wr_take(gm);
+    }
 }
 
 GuestMemory *guest_mem_new(uint64_t limit)
@@ -101,6 +236,8 @@ void guest_mem_free(GuestMemory *gm)
     g_free(gm->regions);
     g_free(gm->ends);
     g_hash_table_destroy(gm->code_pages);
+    pthread_rwlock_destroy(&gm->rw);
+    pthread_mutex_destroy(&gm->lock);
     g_free(gm);
 }
 
@@ -109,14 +246,20 @@ uint64_t guest_mem_limit(const GuestMemory *gm)
     return gm->limit;
 }
 
-size_t guest_mem_region_count(const GuestMemory *gm)
+size_t guest_mem_region_count(const GuestMemory *cgm)
 {
-    return gm->nregions;
+    GuestMemory *gm = (GuestMemory *)cgm;
+    size_t n;
+
+    gm_rd_lock(gm);
+    n = gm->nregions;
+    gm_rd_unlock(gm);
+    return n;
 }
 
 uint64_t guest_mem_generation(GuestMemory *gm)
 {
-    return gm->generation;
+    return atomic_read(&gm->generation);
 }
 
 /* ------------------------------------------------------------------ */
@@ -162,7 +305,7 @@ size_t gm_upper_region(const GuestMemory *cgm, uint64_t addr)
 GuestRegion *gm_find_region(const GuestMemory *cgm, uint64_t addr)
 {
     GuestMemory *gm = (GuestMemory *)cgm; /* the hint is not state */
-    size_t i = gm->last_hit;
+    size_t i = atomic_read(&gm->last_hit);
 
     /* Accesses cluster: try the region found last time first. */
     if (i < gm->nregions && gm->regions[i].start <= addr && addr < gm->regions[i].end) {
@@ -170,7 +313,7 @@ GuestRegion *gm_find_region(const GuestMemory *cgm, uint64_t addr)
     }
     i = gm_upper_region(gm, addr);
     if (i < gm->nregions && gm->regions[i].start <= addr) {
-        gm->last_hit = i;
+        atomic_set(&gm->last_hit, i);
         return &gm->regions[i];
     }
     return NULL;
@@ -256,28 +399,38 @@ static void merge_range(GuestMemory *gm, size_t from, size_t to)
 /* Listeners and code pages                                            */
 /* ------------------------------------------------------------------ */
 
-void gm_notify_change(GuestMemory *gm, uint64_t addr, uint64_t len)
+/* Called with gm->lock held (the rw lock is dropped around the calls). */
+void gm_notify_change(GuestMemory *gm, uint64_t addr, uint64_t len, unsigned kind)
 {
+    bool held;
+
     gm_host_sync(gm, addr, len);
-    gm->generation++;
+    atomic_add_relaxed(&gm->generation, 1);
+    held = gm_call_out_begin(gm);
     for (unsigned i = 0; i < gm->nlisteners; i++) {
         if (gm->listeners[i].on_change) {
-            gm->listeners[i].on_change(gm->listeners[i].opaque, addr, len);
+            gm->listeners[i].on_change(gm->listeners[i].opaque, addr, len, kind);
         }
     }
+    gm_call_out_end(gm, held);
 }
 
 /* The code page @page is written, unmapped or re-protected: let the exec
- * layer drop its translations, then forget the mark. */
+ * layer drop its translations, then forget the mark.  gm->lock held. */
 static void code_page_event(GuestMemory *gm, uint64_t page)
 {
+    bool held = gm_call_out_begin(gm);
+
     for (unsigned i = 0; i < gm->nlisteners; i++) {
         if (gm->listeners[i].on_code_write) {
             gm->listeners[i].on_code_write(gm->listeners[i].opaque, page);
         }
     }
+    gm_call_out_end(gm, held);
+    gm_change_begin(gm);
     g_hash_table_remove(gm->code_pages, gm_page_key(page));
-    gm_notify_change(gm, page, GUEST_PAGE_SIZE);
+    gm_change_end(gm);
+    gm_notify_change(gm, page, GUEST_PAGE_SIZE, GM_CHANGE_CODE);
 }
 
 typedef struct CodeScan {
@@ -384,40 +537,59 @@ bool guest_mem_code_free_range(GuestMemory *gm, uint64_t keep_lo, uint64_t keep_
 
 void guest_mem_set_code(GuestMemory *gm, uint64_t page_addr)
 {
-    GuestRegion *r = gm_find_region(gm, page_addr);
+    GuestRegion *r;
+    bool added = false;
 
+    gm_change_begin(gm);
+    r = gm_find_region(gm, page_addr);
     page_addr &= GUEST_PAGE_MASK;
-    if (!r || r->kind != REGION_RAM) {
-        return;
+    if (r && r->kind == REGION_RAM) {
+        added = g_hash_table_add(gm->code_pages, gm_page_key(page_addr));
     }
-    if (g_hash_table_add(gm->code_pages, gm_page_key(page_addr))) {
-        gm_notify_change(gm, page_addr, GUEST_PAGE_SIZE);
+    if (added) {
+        gm_notify_change(gm, page_addr, GUEST_PAGE_SIZE, GM_CHANGE_CODE);
     }
+    gm_change_end(gm);
 }
 
 bool guest_mem_is_code(GuestMemory *gm, uint64_t page_addr)
 {
-    return g_hash_table_contains(gm->code_pages, gm_page_key(page_addr & GUEST_PAGE_MASK));
+    bool r;
+
+    gm_rd_lock(gm);
+    r = g_hash_table_contains(gm->code_pages, gm_page_key(page_addr & GUEST_PAGE_MASK));
+    gm_rd_unlock(gm);
+    return r;
 }
 
 void guest_mem_clear_code(GuestMemory *gm, uint64_t page_addr)
 {
-    if (g_hash_table_remove(gm->code_pages, gm_page_key(page_addr & GUEST_PAGE_MASK))) {
-        gm_notify_change(gm, page_addr & GUEST_PAGE_MASK, GUEST_PAGE_SIZE);
+    bool removed;
+
+    gm_change_begin(gm);
+    removed = g_hash_table_remove(gm->code_pages, gm_page_key(page_addr & GUEST_PAGE_MASK));
+    if (removed) {
+        gm_notify_change(gm, page_addr & GUEST_PAGE_MASK, GUEST_PAGE_SIZE, GM_CHANGE_CODE);
     }
+    gm_change_end(gm);
 }
 
 bool guest_mem_add_listener(GuestMemory *gm, const GuestMemListener *l)
 {
-    if (gm->nlisteners == GUEST_MEM_MAX_LISTENERS) {
-        return false;
+    bool ok = false;
+
+    gm_change_begin(gm);
+    if (gm->nlisteners < GUEST_MEM_MAX_LISTENERS) {
+        gm->listeners[gm->nlisteners++] = *l;
+        ok = true;
     }
-    gm->listeners[gm->nlisteners++] = *l;
-    return true;
+    gm_change_end(gm);
+    return ok;
 }
 
 void guest_mem_remove_listener(GuestMemory *gm, void *opaque)
 {
+    gm_change_begin(gm);
     for (unsigned i = 0; i < gm->nlisteners; i++) {
         if (gm->listeners[i].opaque == opaque) {
             memmove(&gm->listeners[i], &gm->listeners[i + 1],
@@ -426,6 +598,7 @@ void guest_mem_remove_listener(GuestMemory *gm, void *opaque)
             i--;
         }
     }
+    gm_change_end(gm);
 }
 
 void guest_mem_set_code_write_hook(GuestMemory *gm,
@@ -508,15 +681,17 @@ static void insert_ram(GuestMemory *gm, uint64_t start, uint64_t end, int prot, 
     insert_region(gm, gm_upper_region(gm, start), &r);
 }
 
-bool guest_mem_map(GuestMemory *gm, uint64_t addr, uint64_t len, int prot, bool replace)
+static bool map_locked(GuestMemory *gm, uint64_t addr, uint64_t len, int prot, bool replace)
 {
     uint64_t end, mid;
     RamBlock *lo, *hi = NULL;
+    bool fresh;
 
     if (!range_valid(gm, addr, &len) || (prot & ~GM_PROT_ALL)) {
         return false;
     }
-    if (!replace && range_overlaps(gm, addr, addr + len)) {
+    fresh = !range_overlaps(gm, addr, addr + len);
+    if (!replace && !fresh) {
         return false;
     }
     /* A range across the window's end becomes two regions, so the part
@@ -542,12 +717,22 @@ bool guest_mem_map(GuestMemory *gm, uint64_t addr, uint64_t len, int prot, bool 
         insert_ram(gm, mid, end, prot, hi);
     }
     gm->layout_gen++;
-    gm_notify_change(gm, addr, len);
+    gm_notify_change(gm, addr, len, fresh ? GM_CHANGE_NEW : GM_CHANGE_MAP);
     return true;
 }
 
-bool guest_mem_map_mmio(GuestMemory *gm, uint64_t addr, uint64_t len, const GuestMMIOOps *ops,
-                        void *opaque)
+bool guest_mem_map(GuestMemory *gm, uint64_t addr, uint64_t len, int prot, bool replace)
+{
+    bool ok;
+
+    gm_change_begin(gm);
+    ok = map_locked(gm, addr, len, prot, replace);
+    gm_change_end(gm);
+    return ok;
+}
+
+static bool map_mmio_locked(GuestMemory *gm, uint64_t addr, uint64_t len,
+                            const GuestMMIOOps *ops, void *opaque)
 {
     GuestRegion r = { 0 };
 
@@ -563,8 +748,19 @@ bool guest_mem_map_mmio(GuestMemory *gm, uint64_t addr, uint64_t len, const Gues
     r.mmio_base = addr;
     insert_region(gm, gm_upper_region(gm, addr), &r);
     gm->layout_gen++;
-    gm_notify_change(gm, addr, len);
+    gm_notify_change(gm, addr, len, GM_CHANGE_NEW);
     return true;
+}
+
+bool guest_mem_map_mmio(GuestMemory *gm, uint64_t addr, uint64_t len, const GuestMMIOOps *ops,
+                        void *opaque)
+{
+    bool ok;
+
+    gm_change_begin(gm);
+    ok = map_mmio_locked(gm, addr, len, ops, opaque);
+    gm_change_end(gm);
+    return ok;
 }
 
 bool guest_mem_unmap(GuestMemory *gm, uint64_t addr, uint64_t len)
@@ -572,11 +768,13 @@ bool guest_mem_unmap(GuestMemory *gm, uint64_t addr, uint64_t len)
     if (!range_valid(gm, addr, &len)) {
         return false;
     }
+    gm_change_begin(gm);
     if (range_overlaps(gm, addr, addr + len)) {
         remove_range(gm, addr, addr + len, false);
         gm->layout_gen++;
-        gm_notify_change(gm, addr, len);
+        gm_notify_change(gm, addr, len, GM_CHANGE_MAP);
     }
+    gm_change_end(gm);
     return true;
 }
 
@@ -599,7 +797,7 @@ static bool range_covered(const GuestMemory *gm, uint64_t addr, uint64_t end, bo
     return true;
 }
 
-bool guest_mem_protect(GuestMemory *gm, uint64_t addr, uint64_t len, int prot)
+static bool protect_locked(GuestMemory *gm, uint64_t addr, uint64_t len, int prot)
 {
     uint64_t end;
     size_t first, i;
@@ -626,11 +824,21 @@ bool guest_mem_protect(GuestMemory *gm, uint64_t addr, uint64_t len, int prot)
     }
     merge_range(gm, first, i);
     gm->layout_gen++;
-    gm_notify_change(gm, addr, len);
+    gm_notify_change(gm, addr, len, GM_CHANGE_MAP);
     return true;
 }
 
-bool guest_mem_move(GuestMemory *gm, uint64_t old_addr, uint64_t len, uint64_t new_addr)
+bool guest_mem_protect(GuestMemory *gm, uint64_t addr, uint64_t len, int prot)
+{
+    bool ok;
+
+    gm_change_begin(gm);
+    ok = protect_locked(gm, addr, len, prot);
+    gm_change_end(gm);
+    return ok;
+}
+
+static bool move_locked(GuestMemory *gm, uint64_t old_addr, uint64_t len, uint64_t new_addr)
 {
     uint64_t new_len = len;
     uint64_t delta;
@@ -676,19 +884,46 @@ bool guest_mem_move(GuestMemory *gm, uint64_t old_addr, uint64_t len, uint64_t n
     g_free(moved);
     merge_range(gm, at, at + n);
     gm->layout_gen++;
-    gm_notify_change(gm, old_addr, len);
-    gm_notify_change(gm, new_addr, len);
+    gm_notify_change(gm, old_addr, len, GM_CHANGE_MAP);
+    gm_notify_change(gm, new_addr, len, GM_CHANGE_MAP);
     return true;
+}
+
+bool guest_mem_move(GuestMemory *gm, uint64_t old_addr, uint64_t len, uint64_t new_addr)
+{
+    bool ok;
+
+    gm_change_begin(gm);
+    ok = move_locked(gm, old_addr, len, new_addr);
+    gm_change_end(gm);
+    return ok;
 }
 
 int guest_mem_prot(GuestMemory *gm, uint64_t addr)
 {
-    GuestRegion *r = gm_find_region(gm, addr);
+    GuestRegion *r;
+    int prot;
 
-    return r ? r->prot : -1;
+    gm_rd_lock(gm);
+    r = gm_find_region(gm, addr);
+    prot = r ? r->prot : -1;
+    gm_rd_unlock(gm);
+    return prot;
 }
 
+static uint64_t find_free_locked(GuestMemory *gm, uint64_t hint, uint64_t len);
+
 uint64_t guest_mem_find_free(GuestMemory *gm, uint64_t hint, uint64_t len)
+{
+    uint64_t r;
+
+    gm_rd_lock(gm);
+    r = find_free_locked(gm, hint, len);
+    gm_rd_unlock(gm);
+    return r;
+}
+
+static uint64_t find_free_locked(GuestMemory *gm, uint64_t hint, uint64_t len)
 {
     uint64_t cur;
     size_t i;

@@ -27,7 +27,16 @@
  *     when it translates from it again).  Unmapping or re-protecting a
  *     code page calls on_code_write too.
  *
- * Not thread-safe: one address space is used by one thread at a time.
+ * Threads (docs/engine.md "Concurrency"): every change (map, unmap,
+ * protect, move, code marks, listeners) takes the address space's
+ * recursive mutex (guest_mem_lock) and calls the listeners with it held;
+ * once guest_mem_set_threaded() was called, lookups and copies take a
+ * reader lock, so threads may read and write guest memory while another
+ * changes the map.  Changes that take access away (unmap, protect, move,
+ * a mapping that replaces another) must not race with translated code
+ * using the per-CPU TLBs: the exec layer's listener flushes every CPU's
+ * TLB, which the caller makes safe with an exclusive section
+ * (linx_exec_start_exclusive) when CPUs run in parallel.
  *
  * Usage:
  *   GuestMemory *gm = guest_mem_new(GUEST_MEM_LIMIT_DEFAULT);
@@ -82,13 +91,22 @@ typedef struct GuestMMIOOps {
     bool (*write)(void *opaque, uint64_t offset, unsigned size, uint64_t value);
 } GuestMMIOOps;
 
+/* What on_change reports. */
+enum {
+    GM_CHANGE_MAP = 0, /* unmapped, permissions changed, moved or replaced */
+    GM_CHANGE_NEW = 1, /* mapped where nothing was (no access was taken away) */
+    GM_CHANGE_CODE = 2, /* a page gained or lost its code mark */
+};
+
 /* Observers of an address space (the exec layer registers one per exec
- * context).  Both callbacks may be NULL.  They must not change the
- * mappings themselves. */
+ * context).  Both callbacks may be NULL.  They are called with the
+ * address space's mutex held (guest_mem_lock) and may read guest memory
+ * and change code marks, but must not change the mappings themselves. */
 typedef struct GuestMemListener {
     /* The mappings or permissions of [addr, addr + len) changed, or a page
-     * gained or lost its code mark: drop cached translations of it. */
-    void (*on_change)(void *opaque, uint64_t addr, uint64_t len);
+     * gained or lost its code mark (@kind: GM_CHANGE_*): drop cached
+     * translations of it. */
+    void (*on_change)(void *opaque, uint64_t addr, uint64_t len, unsigned kind);
     /* The code page at @page_addr is about to be written, unmapped or
      * re-protected: invalidate the translations made from it. */
     void (*on_code_write)(void *opaque, uint64_t page_addr);
@@ -120,7 +138,8 @@ GuestMemory *guest_mem_new_window(uint64_t limit, uint64_t window_max);
  * fault send the access to its slow path.  False without a window, or
  * after the host refused a protection change, or while dirty pages are
  * tracked (guest_mem_track_dirty turns it off: a store the host lets
- * through would write a page unrecorded).  Once off it stays off: the
+ * through would write a page unrecorded), or once threaded
+ * (guest_mem_set_threaded turns it off).  Once off it stays off: the
  * listeners' on_change sees guest_mem_host_faults() false.  Accesses
  * through this module (debugger, loaders, code fetch) still work on
  * protected pages. */
@@ -233,6 +252,27 @@ GuestFault guest_mem_mmio_access(GuestMemory *gm, uint64_t addr, unsigned size, 
 /* Every change of the mappings, permissions or code marks bumps this
  * counter (CPUs may compare it with the value at their last TLB fill). */
 uint64_t guest_mem_generation(GuestMemory *gm);
+
+/* The address space's recursive mutex: held by every change of the map
+ * and of the code marks (and around their listener calls).  The exec
+ * layer holds it while translating, so TB-cache changes and map changes
+ * are serialised together. */
+void guest_mem_lock(GuestMemory *gm);
+void guest_mem_unlock(GuestMemory *gm);
+/* From now on lookups and copies take a reader lock (several threads use
+ * the address space).  Call before the second thread starts; there is no
+ * way back. */
+void guest_mem_set_threaded(GuestMemory *gm);
+bool guest_mem_threaded(const GuestMemory *gm);
+
+/* Around a host fork(): take the mutex and the writer lock (no reader
+ * holds it in the child), and release both in parent and child. */
+void guest_mem_fork_prepare(GuestMemory *gm);
+void guest_mem_fork_after(GuestMemory *gm);
+/* In the child instead of guest_mem_fork_after: fresh locks (the parent's
+ * record owners that do not exist here), the mutex held once - the exec
+ * lock linx_exec_fork_prepare took. */
+void guest_mem_fork_child(GuestMemory *gm);
 
 /* Number of regions (for tests and statistics). */
 size_t guest_mem_region_count(const GuestMemory *gm);

@@ -332,6 +332,7 @@ typedef struct CPULinxState {
     uint64_t resv_addr;
     uint64_t resv_valid;
     uint64_t resv_size;
+    uint64_t resv_val; /* the value LR read (SC compares and swaps against it) */
 
     /* Exception state of the last trap. */
     uint64_t trapno;   /* TRAPNUM | CAUSE << 24 | ARGV << 62 */
@@ -387,9 +388,24 @@ typedef struct CPULinxState {
     } tile_fault;
     struct LinxExecContext *exec; /* TB cache, code buffer, IR context */
     sigjmp_buf jmp_env;            /* cpu_loop_exit() target */
+    /* Set by any thread (atomically: util/atomic.h) to make this CPU leave
+     * cpu_exec at the next TB boundary (EXCP_INTERRUPT); read by
+     * translated code (TB_F_EXIT_CHECK). */
     int exit_request;
     int exit_code;
     unsigned cpu_index;
+    /* Exec-layer run state of this CPU (tcg/exec.c, tcg/exec-cpus.c): each
+     * CPU of a context runs in its own host thread. */
+    int exception_index;       /* EXCP_* cpu_exec returns after cpu_loop_exit */
+    bool in_exec;              /* inside cpu_exec: cpu_loop_exit has a target */
+    bool running;              /* running guest code: exclusive sections wait for it */
+    bool has_waiter;           /* an exclusive section waits for it to stop */
+    uint64_t flush_seen;       /* the context's flush count when it stopped running */
+    struct LinxInterp *interp; /* its interpreter (frame, bound programs) */
+    /* Counters only this CPU's thread writes (linx_exec_get_stats sums them). */
+    uint64_t tbs_executed, jc_hits, jc_misses;
+    /* The operating-system thread this CPU runs (linux-user: LinuxThread). */
+    void *os_thread;
     /* Kernel blocks (MPAR/MSEQ/VPAR/VSEQ): header-to-body bindings and lane
      * records (kernel-state.h, docs/kernels.md).  Last: it is large, and
      * only kernels touch it. */

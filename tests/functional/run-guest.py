@@ -5,7 +5,8 @@ its standard error.
 
     run-guest.py [--status N] [--stdout TEXT] [--stderr-re REGEX]
                  [--tmpdir] [--env NAME=VALUE]... [--clean-env]
-                 [--timeout SECONDS] [--stat-max NAME=N]... -- COMMAND [ARGS...]
+                 [--timeout SECONDS] [--stat-max NAME=N]... [--repeat N]
+                 -- COMMAND [ARGS...]
 
 --tmpdir runs the command in a fresh temporary directory (removed
 afterwards), for programs that create files.  --clean-env gives the command
@@ -16,6 +17,8 @@ what differed; a command that runs past --timeout (default 60 s) fails too.
 line that -d stats prints on stderr; the command must ask for it): each
 named counter must be present and at most N (e.g. tbs_translated, to catch
 retranslation storms).
+--repeat N runs the command N times (to shake out races in multi-threaded
+guests); every run is checked, and the first one that differs fails.
 """
 import argparse
 import os
@@ -38,6 +41,7 @@ def main():
     ap.add_argument('--clean-env', action='store_true')
     ap.add_argument('--timeout', type=float, default=60)
     ap.add_argument('--stat-max', action='append', default=[])
+    ap.add_argument('--repeat', type=int, default=1)
     ap.add_argument('command', nargs=argparse.REMAINDER)
     args = ap.parse_args()
     cmd = args.command[1:] if args.command[:1] == ['--'] else args.command
@@ -55,11 +59,21 @@ def main():
     for e in args.env:
         k, _, v = e.partition('=')
         env[k] = v
+    if args.repeat < 1:
+        ap.error('--repeat must be at least 1')
+    for run in range(args.repeat):
+        rc = run_once(args, cmd, env, '' if args.repeat == 1 else ' (run %d of %d)' % (run + 1, args.repeat))
+        if rc:
+            return rc
+    return 0
+
+
+def run_once(args, cmd, env, which):
     cwd = tempfile.mkdtemp(prefix='linx-guest-') if args.tmpdir else None
     try:
         r = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, timeout=args.timeout)
     except subprocess.TimeoutExpired:
-        print('FAIL: %s ran longer than %g s' % (' '.join(cmd), args.timeout))
+        print('FAIL: %s ran longer than %g s%s' % (' '.join(cmd), args.timeout, which))
         return 1
     finally:
         if cwd:
@@ -87,12 +101,12 @@ def main():
         else:
             print('%s = %s (at most %s)' % (name, fields[name], limit))
     if problems:
-        print('FAIL: %s' % ' '.join(cmd))
+        print('FAIL: %s%s' % (' '.join(cmd), which))
         for p in problems:
             print('  ' + p)
         print('--- stdout ---\n%s--- stderr ---\n%s' % (out, err))
         return 1
-    print('ok: %s (status %d)' % (' '.join(cmd), r.returncode))
+    print('ok: %s (status %d)%s' % (' '.join(cmd), r.returncode, which))
     return 0
 
 

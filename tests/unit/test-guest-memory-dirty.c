@@ -44,12 +44,13 @@ static void on_code_write(void *opaque, uint64_t page)
     f->code_events++;
 }
 
-static void on_change(void *opaque, uint64_t addr, uint64_t len)
+static void on_change(void *opaque, uint64_t addr, uint64_t len, unsigned kind)
 {
     Fixture *f = opaque;
 
     (void)addr;
     (void)len;
+    (void)kind;
     f->changes++;
 }
 

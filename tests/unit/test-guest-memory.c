@@ -503,17 +503,19 @@ typedef struct Observer {
     unsigned ncode;
     unsigned changes;
     uint64_t last_change, last_len;
+    unsigned last_kind;
     GuestMemory *gm;
     bool saw_old_byte;
 } Observer;
 
-static void obs_change(void *opaque, uint64_t addr, uint64_t len)
+static void obs_change(void *opaque, uint64_t addr, uint64_t len, unsigned kind)
 {
     Observer *o = opaque;
 
     o->changes++;
     o->last_change = addr;
     o->last_len = len;
+    o->last_kind = kind;
 }
 
 static void obs_code_write(void *opaque, uint64_t page)
@@ -548,6 +550,7 @@ static void test_code_pages(void **state)
     assert_false(guest_mem_is_code(gm, BASE));
     assert_true(guest_mem_generation(gm) > gen);
     assert_int_equal(o.last_change, BASE + PAGE);
+    assert_int_equal(o.last_kind, GM_CHANGE_CODE);
     assert_true(guest_mem_page_info(gm, BASE + PAGE + 5, &host, &prot, &code, &mmio));
     assert_true(code);
     /* Unmapped pages are never marked. */
@@ -576,9 +579,18 @@ static void test_code_pages(void **state)
     assert_int_equal(o.ncode, 4);
     assert_int_equal(o.code_pages[3], BASE + 3 * PAGE);
     assert_false(guest_mem_is_code(gm, BASE + 3 * PAGE));
-    /* Listener changes are reported with the range. */
+    /* Listener changes are reported with the range and what happened. */
     assert_int_equal(o.last_change, BASE);
     assert_int_equal(o.last_len, 64 * PAGE);
+    assert_int_equal(o.last_kind, GM_CHANGE_MAP);
+    /* A mapping where nothing was takes no access away; one that replaces
+     * another does. */
+    assert_true(guest_mem_map(gm, BASE, 2 * PAGE, RW, false));
+    assert_int_equal(o.last_kind, GM_CHANGE_NEW);
+    assert_true(guest_mem_map(gm, BASE + PAGE, 2 * PAGE, RW, true));
+    assert_int_equal(o.last_kind, GM_CHANGE_MAP);
+    assert_int_equal(o.last_change, BASE + PAGE);
+    assert_true(guest_mem_unmap(gm, BASE, 3 * PAGE));
 
     guest_mem_remove_listener(gm, &o);
     o.changes = 0;

@@ -310,7 +310,7 @@ static void test_epipe_and_ppoll_timeout(void **state)
     test_poke(p, G_BUF, "x", 1);
     assert_int_equal(test_syscall(p, env, NR_write, fds[1], G_BUF, 1, 0, 0, 0, &act), -EPIPE);
     assert_int_equal(act, LINUX_SYSCALL_SIGNAL);
-    assert_true(p->sig.pending & (UINT64_C(1) << (LINUX_SIGPIPE - 1)));
+    assert_true(p->main.sig.pending & (UINT64_C(1) << (LINUX_SIGPIPE - 1)));
     SYS1(NR_close, fds[1]);
 }
 

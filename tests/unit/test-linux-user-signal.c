@@ -101,12 +101,12 @@ static void test_sigaction_bookkeeping(void **state)
     test_poke(p, G_SET, &set, 8);
     assert_int_equal(SYS4(NR_rt_sigprocmask, 0, G_SET, G_OLD, 8), 0);
     assert_int_equal(test_peek64(p, G_OLD), 0);
-    assert_int_equal(p->sig.blocked, SIGBIT(LINUX_SIGUSR1));
+    assert_int_equal(p->main.sig.blocked, SIGBIT(LINUX_SIGUSR1));
     set = SIGBIT(LINUX_SIGUSR1);
     test_poke(p, G_SET, &set, 8);
     assert_int_equal(SYS4(NR_rt_sigprocmask, 1, G_SET, G_OLD, 8), 0);
     assert_int_equal(test_peek64(p, G_OLD), SIGBIT(LINUX_SIGUSR1));
-    assert_int_equal(p->sig.blocked, 0);
+    assert_int_equal(p->main.sig.blocked, 0);
     assert_int_equal(SYS4(NR_rt_sigprocmask, 7, G_SET, 0, 8), -EINVAL);
 }
 
@@ -154,7 +154,7 @@ static void test_deliver_and_return(void **state)
     assert_int_equal(env->gpr[LINX_REG_A0 + 1], frame);
     assert_int_equal(env->gpr[LINX_REG_A0 + 2], frame + F_UC);
     assert_int_equal(env->gpr[LINX_REG_RA], RESTORER);
-    assert_int_equal(p->sig.blocked, SIGBIT(LINUX_SIGUSR1) | SIGBIT(LINUX_SIGUSR2));
+    assert_int_equal(p->main.sig.blocked, SIGBIT(LINUX_SIGUSR1) | SIGBIT(LINUX_SIGUSR2));
 
     assert_int_equal(guest_mem_read(p->mem, frame, fr, sizeof(fr), GM_PROT_READ, NULL), GM_OK);
     int32_t signo, code, pid;
@@ -195,7 +195,7 @@ static void test_deliver_and_return(void **state)
     assert_int_equal(env->tq[2], 0x7777);
     assert_int_equal(env->br_kind, LINX_BR_COND);
     assert_int_equal(env->carg, 1);
-    assert_int_equal(p->sig.blocked, 0);
+    assert_int_equal(p->main.sig.blocked, 0);
 }
 
 static void test_fault_to_handler(void **state)
@@ -259,7 +259,7 @@ static void test_blocked_fault_kills(void **state)
     CPULinxState *env = f->env;
 
     install(p, env, LINUX_SIGSEGV, HANDLER, LINUX_SA_RESTORER, 0);
-    p->sig.blocked = SIGBIT(LINUX_SIGSEGV);
+    p->main.sig.blocked = SIGBIT(LINUX_SIGSEGV);
     env->trapno = LINX_TRAP_DATA_PAGE_FAULT;
     env->trap_pc = 0x10100;
     assert_false(linux_signal_handle_trap(p, env));
@@ -289,7 +289,7 @@ static void test_default_actions(void **state)
     test_syscall(p, env, NR_tgkill, (uint64_t)p->pid, (uint64_t)p->pid, LINUX_SIGABRT, 0, 0, 0,
                  &act);
     assert_int_equal(act, LINUX_SYSCALL_CONTINUE);
-    assert_true(p->sig.pending & SIGBIT(LINUX_SIGABRT));
+    assert_true(p->main.sig.pending & SIGBIT(LINUX_SIGABRT));
     assert_int_equal(SYS2(NR_rt_sigpending, G_SET, 8), 0);
     assert_int_equal(test_peek64(p, G_SET), SIGBIT(LINUX_SIGABRT));
     test_poke(p, G_SET, &set, 8);
@@ -357,7 +357,7 @@ static void test_hostile_frames(void **state)
     assert_int_equal(env->resume, 0);
     assert_int_equal(env->gpr[LINX_REG_ZERO], 0);
     /* SIGKILL and SIGSTOP cannot be blocked by a frame either. */
-    assert_int_equal(p->sig.blocked, ~(SIGBIT(LINUX_SIGKILL) | SIGBIT(LINUX_SIGSTOP)));
+    assert_int_equal(p->main.sig.blocked, ~(SIGBIT(LINUX_SIGKILL) | SIGBIT(LINUX_SIGSTOP)));
 
     /* Valid magic but a wild branch kind: not used. */
     memset(fr + F_EXT, 0, FRAME_SIZE - F_EXT);

@@ -37,8 +37,8 @@ SYSCALLS = {
     'kill': 129, 'tkill': 130, 'tgkill': 131, 'sigaltstack': 132, 'rt_sigaction': 134,
     'rt_sigprocmask': 135, 'rt_sigpending': 136, 'rt_sigreturn': 139, 'uname': 160,
     'gettimeofday': 169, 'getpid': 172, 'getppid': 173, 'getuid': 174, 'gettid': 178,
-    'brk': 214, 'munmap': 215, 'mremap': 216, 'mmap': 222, 'mprotect': 226, 'madvise': 233,
-    'prlimit64': 261, 'getrandom': 278,
+    'brk': 214, 'munmap': 215, 'mremap': 216, 'clone': 220, 'execve': 221, 'mmap': 222, 'mprotect': 226, 'madvise': 233,
+    'wait4': 260, 'prlimit64': 261, 'getrandom': 278, 'execveat': 281,
 }
 
 
