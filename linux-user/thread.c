@@ -26,6 +26,7 @@
  * translated code, the kick host signal (interrupting a blocking call).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <linux/futex.h>
 #include <signal.h>
 #include <stdio.h>
@@ -41,6 +42,7 @@
 #include "syscall-internal.h"
 #include "tcg/exec.h"
 #include "util/atomic.h"
+#include "util/fork-lock.h"
 
 /* How long the first thread waits for the others to leave at the end
  * before giving up on a clean shutdown (a thread stuck in the host). */
@@ -259,8 +261,14 @@ int64_t linux_thread_clone(LinuxProcess *p, CPULinxState *parent, uint64_t flags
         free(env);
         return -EAGAIN;
     }
-    /* The new CPU: the parent's architectural state after the acrc. */
-    memcpy(env, parent, sizeof(*env));
+    /* The new CPU: the parent's architectural state after the acrc.  Its
+     * exit_request is not read (other threads - the stop watcher, a
+     * kick - write it at any time; it is set below). */
+    {
+        size_t off = offsetof(CPULinxState, exit_request), n = sizeof(env->exit_request);
+        memcpy(env, parent, off);
+        memcpy((char *)env + off + n, (const char *)parent + off + n, sizeof(*env) - off - n);
+    }
     env->exec = NULL;
     env->interp = NULL;
     env->in_exec = env->running = env->has_waiter = false;
@@ -433,6 +441,7 @@ void linux_process_after_fork(LinuxProcess *p, LinuxThread *self)
     atomic_set(&self->kick, 0);
     p->is_fork_child = true;
     p->opts.signal_exit = true;
+    linx_fork_lock_released(&p->lock, 0); /* held by do_fork: re-created */
     linux_process_init_locks(p);
     pthread_mutex_lock(&p->lock);
 }

@@ -32,6 +32,7 @@
 #include "tcg/exec-internal.h"
 
 #include "util/atomic.h"
+#include "util/fork-lock.h"
 
 void exec_lock(LinxExecContext *ec)
 {
@@ -248,15 +249,20 @@ void linx_exec_fork_child(LinxExecContext *ec, CPULinxState *self)
         }
     }
     ec->ncpus = n;
-    /* Locks that record an owner (the recursive ones) name a parent
-     * thread, and the condition variables may count waiters that do not
-     * exist here: all start afresh, the exec lock held as before. */
-    pthread_mutex_init(&ec->cpu_lock, NULL);
+    /* The CPU list's lock is a plain mutex this thread took in
+     * linx_exec_fork_prepare: it is released as an atfork child handler
+     * does (re-creating a held mutex is undefined, and ThreadSanitizer
+     * reports it destroyed locked at exit).  Locks that record an owner
+     * (the recursive ones) name a parent thread, and the condition
+     * variables may count waiters that do not exist here: those start
+     * afresh, the exec lock held as before. */
+    pthread_mutex_unlock(&ec->cpu_lock);
     pthread_cond_init(&ec->exclusive_cond, NULL);
     pthread_cond_init(&ec->exclusive_resume, NULL);
     if (ec->mem) {
         guest_mem_fork_child(ec->mem);
     } else {
+        linx_fork_lock_released(&ec->own_lock, 0);
         exec_own_lock_init(ec);
         pthread_mutex_lock(&ec->own_lock);
     }

@@ -66,7 +66,7 @@ static int wait_signal(LinxStopWatch *w, int64_t ns)
 static void *watcher_main(void *opaque)
 {
     LinxStopWatch *w = opaque;
-    int sig = 0;
+    int sig = 0, *req;
 
     /* Wait for a signal or the deadline. */
     while (!__atomic_load_n(&w->quit, __ATOMIC_ACQUIRE)) {
@@ -87,8 +87,9 @@ static void *watcher_main(void *opaque)
     }
     __atomic_store_n(&w->signo, sig, __ATOMIC_RELEASE);
     __atomic_store_n(&w->flag, sig ? LINX_STOP_SIGNAL : LINX_STOP_TIMEOUT, __ATOMIC_RELEASE);
-    if (w->exit_request) {
-        __atomic_store_n(w->exit_request, 1, __ATOMIC_RELEASE);
+    req = __atomic_load_n(&w->exit_request, __ATOMIC_ACQUIRE); /* armed by the CPU thread */
+    if (req) {
+        __atomic_store_n(req, 1, __ATOMIC_RELEASE);
     }
     /* Kick the CPU thread out of blocking system calls until it has taken
      * the request; a second signal ends the process now. */
@@ -97,7 +98,8 @@ static void *watcher_main(void *opaque)
         if (__atomic_load_n(&w->quit, __ATOMIC_ACQUIRE)) {
             return NULL;
         }
-        if (w->exit_request && __atomic_load_n(w->exit_request, __ATOMIC_ACQUIRE)) {
+        req = __atomic_load_n(&w->exit_request, __ATOMIC_ACQUIRE);
+        if (req && __atomic_load_n(req, __ATOMIC_ACQUIRE)) {
             pthread_kill(w->cpu_thread, LINX_STOP_KICK_SIGNAL);
         }
         again = wait_signal(w, KICK_INTERVAL_NS);

@@ -322,17 +322,56 @@ static bool eval_cond(uint64_t cond, uint64_t a, uint64_t b)
     }
 }
 
+/* Host loads and stores of the IR (the CPU state, host pointers the
+ * front end computed).  Aligned ones are relaxed atomic accesses - plain
+ * moves on x86, as the JIT emits - because other threads write some of
+ * those words at any time (exit_request: the stop watcher, kicks). */
 static uint64_t host_load(uint64_t base, int64_t off, unsigned size)
 {
+    uintptr_t a = (uintptr_t)(base + (uint64_t)off);
     uint64_t v = 0;
 
-    memcpy(&v, (const void *)(uintptr_t)(base + (uint64_t)off), size);
+    if ((a & (size - 1)) == 0) {
+        switch (size) {
+        case 1:
+            return __atomic_load_n((const uint8_t *)a, __ATOMIC_RELAXED);
+        case 2:
+            return __atomic_load_n((const uint16_t *)a, __ATOMIC_RELAXED);
+        case 4:
+            return __atomic_load_n((const uint32_t *)a, __ATOMIC_RELAXED);
+        case 8:
+            return __atomic_load_n((const uint64_t *)a, __ATOMIC_RELAXED);
+        default:
+            break;
+        }
+    }
+    memcpy(&v, (const void *)a, size);
     return v;
 }
 
 static void host_store(uint64_t base, int64_t off, uint64_t v, unsigned size)
 {
-    memcpy((void *)(uintptr_t)(base + (uint64_t)off), &v, size);
+    uintptr_t a = (uintptr_t)(base + (uint64_t)off);
+
+    if ((a & (size - 1)) == 0) {
+        switch (size) {
+        case 1:
+            __atomic_store_n((uint8_t *)a, (uint8_t)v, __ATOMIC_RELAXED);
+            return;
+        case 2:
+            __atomic_store_n((uint16_t *)a, (uint16_t)v, __ATOMIC_RELAXED);
+            return;
+        case 4:
+            __atomic_store_n((uint32_t *)a, (uint32_t)v, __ATOMIC_RELAXED);
+            return;
+        case 8:
+            __atomic_store_n((uint64_t *)a, v, __ATOMIC_RELAXED);
+            return;
+        default:
+            break;
+        }
+    }
+    memcpy((void *)a, &v, size);
 }
 
 static void do_call(LinxInterp *it, const InterpOp *o)

@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "util/atomic.h"
+#include "util/fork-lock.h"
 
 static uint64_t page_align_up(uint64_t v)
 {
@@ -130,6 +131,10 @@ void guest_mem_fork_child(GuestMemory *gm)
     /* The recursive mutex and the rwlock record their owner, a thread of
      * the parent: unlocking them here would fail (EPERM), so they start
      * afresh, held once by the only thread. */
+    linx_fork_lock_released(&gm->lock, 0);
+    if (gm->threaded) {
+        linx_fork_lock_released(&gm->rw, 1);
+    }
     init_locks(gm);
     pthread_mutex_lock(&gm->lock);
 }
