@@ -2,7 +2,7 @@
 # ThreadSanitizer over the emulator's own data structures while guest
 # threads and processes run (issue 18; docs/engine.md "Concurrency"):
 # linx-user built with -fsanitize=thread in ./build-tsan runs the thread,
-# signal, stop and fork/exec guests under the JIT and the interpreter,
+# producer/consumer, signal, stop and fork/exec guests under the JIT and the interpreter,
 # several times each; any TSan report ends the run with status 66, which
 # fails the check.  Ends with "N passed, N failed, N skipped" (.ci/run
 # adds it to the CI summary); exit status 1 on any failure.
@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 repeat=${1:-10}
 bd=build-tsan
 user=$bd/tests/guest/user
-progs="user-threads user-threads_signal user-threads_stop user-forkexec user-exit42"
+progs="user-threads user-threads_signal user-threads_stop user-forkexec user-exit42 user-prodcons"
 passed=0
 failed=0
 
@@ -52,6 +52,8 @@ for accel in jit interp; do
         "$bd/linx-user" -accel "$accel" "$user/user-threads"
     check "threads_signal-$accel" --stdout 'threads_signal ok\n' --repeat "$repeat" -- \
         "$bd/linx-user" -accel "$accel" "$user/user-threads_signal"
+    check "prodcons-$accel" --stdout 'prodcons ok\n' --repeat "$repeat" -- \
+        "$bd/linx-user" -accel "$accel" "$user/user-prodcons"
     check "forkexec-$accel" --stdout 'forkexec ok\n' --repeat "$repeat" -- \
         "$bd/linx-user" -accel "$accel" "$user/user-forkexec" "$user/user-exit42"
     check "threads_stop-$accel" --status 124 \
