@@ -863,7 +863,7 @@ static bool gen_focus(Gen *g, VecProg *p, unsigned focus)
         break;
     case VO_LOAD: {
         unsigned lg = rn(&g->r, t == VT_W64 ? 4 : 3);
-        p->stream[g->in_streams[4]].stride = stride_mul[rn(&g->r, 7)] << lg;
+        p->stream[g->in_streams[4]].stride = stride_mul[rn(&g->r, 7)] * ((int64_t)1 << lg);
         g->in_stride[4] = p->stream[g->in_streams[4]].stride;
         d = vec_prog_op(p, VO_LOAD, t, VEC_NONE, VEC_NONE, VEC_NONE, m, g->in_streams[4],
                    (uint8_t)(lg | (rn(&g->r, 2) ? 4 : 0)));
@@ -872,7 +872,7 @@ static bool gen_focus(Gen *g, VecProg *p, unsigned focus)
     }
     case VO_STORE: {
         unsigned lg = rn(&g->r, t == VT_W64 ? 4 : 3);
-        p->stream[g->out_streams[1]].stride = (stride_mul[rn(&g->r, 7)] ?: 1) << lg;
+        p->stream[g->out_streams[1]].stride = (stride_mul[rn(&g->r, 7)] ?: 1) * ((int64_t)1 << lg);
         g->out_stride[1] = p->stream[g->out_streams[1]].stride;
         vec_prog_op(p, VO_STORE, t, a, VEC_NONE, VEC_NONE, m, g->out_streams[1], (uint8_t)lg);
         break;
@@ -920,7 +920,7 @@ static void gen_program(Gen *g, VecProg *p, unsigned L)
     for (unsigned s = 0; s < NSTREAM_IN; s++) {
         unsigned lg = rn(&g->r, 4);
         VecType t = lg == 3 || rn(&g->r, 3) == 0 ? VT_W64 : VT_W32;
-        int64_t stride = stride_mul[rn(&g->r, 7)] << lg;
+        int64_t stride = stride_mul[rn(&g->r, 7)] * ((int64_t)1 << lg);
         bool sign = rn(&g->r, 2);
         g->in_stride[s] = stride;
         g->in_streams[s] = vec_prog_stream(p, stride);
@@ -962,7 +962,7 @@ static void gen_program(Gen *g, VecProg *p, unsigned L)
         VecType t = rn(&g->r, 2) ? VT_W32 : VT_W64;
         uint16_t v = pick(g, t);
         unsigned lg = rn(&g->r, t == VT_W64 ? 4 : 3);
-        int64_t stride = stride_mul[rn(&g->r, 7)] << lg;
+        int64_t stride = stride_mul[rn(&g->r, 7)] * ((int64_t)1 << lg);
         if (stride == 0) {
             stride = (int64_t)1 << lg;
         }
