@@ -18,6 +18,7 @@
 
 #include "hw/linx/tile-regs.h"
 #include "linux-user.h"
+#include "safe-syscall.h"
 #include "util/atomic.h"
 #include "util/elf-file.h"
 
@@ -39,6 +40,11 @@ LinuxProcess *linux_process_new(const LinuxOptions *opts)
     if (!p) {
         return NULL;
     }
+    /* The kick signal's handler (safe-syscall.h) for every embedder -
+     * linx-user, linx-optest's user machine, tests: without it a kick
+     * (an exit ending the other threads, a signal for a blocked thread)
+     * would take the signal's default action and end the host process. */
+    linx_safe_syscall_init();
     p->mem = guest_mem_new(LINUX_TASK_SIZE);
     if (!p->mem) {
         free(p);

@@ -72,7 +72,8 @@ void linux_thread_kick(LinuxThread *t)
      * there would only interrupt the emulator's own calls).  Otherwise it
      * may be blocked in the host: the signal ends the call (either it
      * sees the flag set above, or we see it stopped). */
-    if (t->host_started && t->env && !atomic_load_acq(&t->env->running)) {
+    if (t->host_started && t->env && !atomic_load_acq(&t->env->running) &&
+        !pthread_equal(t->host, pthread_self())) { /* a thread kicking itself is not blocked */
         pthread_kill(t->host, linx_sig_kick());
     }
 }

@@ -3,7 +3,7 @@
 "Expected traps"): what a case gets when its trap expectation is wrong,
 and what the buffer places refuse.
 
-    expect-trap.py LINX_OPTEST SRCDIR
+    expect-trap.py LINX_OPTEST SRCDIR USER_EXIT42 USER_SEGV
 
 The programs are tests/optest/buffers/*.s (the passing cases are in that
 suite); here each is paired with a wrong expectation, and the runner
@@ -20,6 +20,7 @@ import tempfile
 from selfprogs import npy, run_tool, write
 
 OPTEST, SRC = sys.argv[1], os.path.abspath(sys.argv[2])
+USER_EXIT42, USER_SEGV = os.path.abspath(sys.argv[3]), os.path.abspath(sys.argv[4])
 PROGS = os.path.join(SRC, 'tests', 'optest', 'buffers')
 failures = []
 checks = 0
@@ -163,6 +164,31 @@ output.sum = golden sum.npy at sum
           (c.get('message') or ''), 'places: user', '%d %s' % (status, json.dumps(c)))
 
 
+def user_machine(d):
+    # Linux user mode: a death by a fault's signal is the trap (segv.s
+    # loads from address 0: DATA_PAGE_FAULT, TRAPARG0 0); a normal exit is
+    # not.  (The emulator itself died of the thread-kick signal here once.)
+    status, text, cases = run(d, '''[suite]
+name = user
+program = %s
+machine = user
+
+[case segv]
+expect-trap = any
+trapnum = 35
+traparg0 = 0
+
+[case exit42]
+program = %s
+expect-trap = any
+''' % (USER_SEGV, USER_EXIT42))
+    check(status == 1, 'user: exit status', '%d\n%s' % (status, text))
+    check(cases.get('segv', {}).get('status') == 'pass', 'user: segv', json.dumps(cases.get('segv')))
+    c = cases.get('exit42', {})
+    check(c.get('kind') == 'trap' and 'expected a trap, but the program exited with status 42' in
+          (c.get('message') or ''), 'user: exit42', json.dumps(c))
+
+
 def manifest_errors(d):
     for body, words in (
             ('trapnum = 99\n', "trapnum: expected a TRAPNUM 0..63, got '99'"),
@@ -179,6 +205,7 @@ def main():
     with tempfile.TemporaryDirectory() as d:
         wrong_expectations(d)
         places(d)
+        user_machine(d)
         manifest_errors(d)
     for f in failures:
         print('FAIL:', f)
