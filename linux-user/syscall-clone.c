@@ -78,6 +78,13 @@ static int64_t do_fork(LinuxProcess *p, CPULinxState *env, uint64_t flags, uint6
     LinxExecContext *ec = env->exec;
     pid_t pid;
 
+    if (!p->run_thread) {
+        /* The child goes on in the run loop; a caller without one (the
+         * system-call fuzzer, unit tests) would see its own code run
+         * twice. */
+        lu_report_unimp(p, "fork without a run loop (unit test)");
+        return -ENOSYS;
+    }
     /* No other CPU runs and no lock is held by a thread the child would
      * not have. */
     if (ec) {

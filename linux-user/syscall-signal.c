@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "syscall-internal.h"
@@ -205,12 +206,21 @@ static bool ignored(LinuxProcess *p, int sig)
     return ign;
 }
 
+/* Is @pid the host TID of one of this process's own threads (a guest
+ * thread's, or one of the emulator's helpers)?  kill() of a TID is
+ * process-directed, so it means this process: the guest's, not a host
+ * signal to the emulator.  (tgkill with signal 0 tests without sending.) */
+static bool own_host_thread(int32_t pid)
+{
+    return pid > 0 && syscall(SYS_tgkill, getpid(), pid, 0) == 0;
+}
+
 int64_t lu_sys_kill(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
     int32_t pid = (int32_t)a[0];
     int sig = (int)(int32_t)a[1];
 
-    if (pid == p->pid || pid == 0 || pid == -p->pid) {
+    if (pid == p->pid || pid == 0 || pid == -p->pid || own_host_thread(pid)) {
         LinuxSigInfo info;
         if (sig < 0 || sig > LINUX_NSIG) {
             return -EINVAL;

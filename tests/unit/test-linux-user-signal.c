@@ -13,6 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -306,6 +309,50 @@ static void test_default_actions(void **state)
     assert_int_equal(SYS2(NR_kill, (uint64_t)p->pid, 0), 0);
 }
 
+static void *sleeper(void *arg)
+{
+    int32_t *tid = arg;
+
+    __atomic_store_n(tid, (int32_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+    while (__atomic_load_n(tid, __ATOMIC_ACQUIRE) != 0) {
+        usleep(1000);
+    }
+    return NULL;
+}
+
+/* kill() of the host TID of one of this process's own threads means this
+ * process (the kernel makes kill process-directed): the guest gets the
+ * signal, the host process none.  Before, it went to the host: the
+ * system-call fuzzer died of a SIGFPE its guest sent to libFuzzer's
+ * thread. */
+static void test_kill_own_thread(void **state)
+{
+    Fixture *f = *state;
+    LinuxProcess *p = f->p;
+    CPULinxState *env = f->env;
+    LinuxSyscallAction act;
+    int32_t tid = -1;
+    pthread_t t;
+    sigset_t block, host_pending;
+
+    sigemptyset(&block);
+    sigaddset(&block, SIGUSR1);
+    pthread_sigmask(SIG_BLOCK, &block, NULL); /* inherited by the thread */
+    assert_int_equal(pthread_create(&t, NULL, sleeper, &tid), 0);
+    while (__atomic_load_n(&tid, __ATOMIC_ACQUIRE) == -1) {
+        usleep(1000);
+    }
+    assert_int_not_equal(tid, p->pid);
+    test_syscall(p, env, NR_kill, (uint64_t)tid, LINUX_SIGUSR1, 0, 0, 0, 0, &act);
+    assert_int_equal(act, LINUX_SYSCALL_SIGNAL);
+    assert_true((p->sig.pending | p->main.sig.pending) & SIGBIT(LINUX_SIGUSR1));
+    sigpending(&host_pending);
+    assert_false(sigismember(&host_pending, SIGUSR1));
+    __atomic_store_n(&tid, 0, __ATOMIC_RELEASE);
+    pthread_join(t, NULL);
+    pthread_sigmask(SIG_UNBLOCK, &block, NULL);
+}
+
 static void test_no_restorer(void **state)
 {
     Fixture *f = *state;
@@ -420,6 +467,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_bad_stack, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hostile_frames, setup, teardown),
         cmocka_unit_test_setup_teardown(test_altstack, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kill_own_thread, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
