@@ -19,17 +19,16 @@ enum {
 };
 
 typedef struct BufferLayout {
-    const char *name;
     uint32_t align;
     uint64_t window, window_len;
 } BufferLayout;
 
 static const BufferLayout layouts[LINX_BUF__COUNT] = {
-    [LINX_BUF_L1] = { "L1", L1_ALIGN, 0x000000, 0x100000 },
-    [LINX_BUF_L0A] = { "L0A", L0AB_ALIGN, 0x100000, 0x40000 },
-    [LINX_BUF_L0B] = { "L0B", L0AB_ALIGN, 0x140000, 0x40000 },
-    [LINX_BUF_L0C] = { "L0C", L0C_ALIGN, 0x180000, 0x80000 },
-    [LINX_BUF_UB] = { "UB", UB_ALIGN, 0x200000, 0x80000 },
+    [LINX_BUF_L1] = { L1_ALIGN, 0x000000, 0x100000 },
+    [LINX_BUF_L0A] = { L0AB_ALIGN, 0x100000, 0x40000 },
+    [LINX_BUF_L0B] = { L0AB_ALIGN, 0x140000, 0x40000 },
+    [LINX_BUF_L0C] = { L0C_ALIGN, 0x180000, 0x80000 },
+    [LINX_BUF_UB] = { UB_ALIGN, 0x200000, 0x80000 },
 };
 
 /* Capacities per profile (docs/tile.md lists the sources). */
@@ -54,7 +53,7 @@ LinxBuffers *linx_buffers_new(LinxBufferProfile profile)
     for (unsigned i = 0; i < LINX_BUF__COUNT; i++) {
         LinxBuffer *x = &b->buf[i];
 
-        x->name = layouts[i].name;
+        x->name = linx_buffer_name((int)i);
         x->size = capacities[profile][i];
         x->align = layouts[i].align;
         x->window = layouts[i].window;

@@ -56,6 +56,17 @@ typedef enum LinxBufferId {
     LINX_BUF__COUNT
 } LinxBufferId;
 
+/* "L1", "L0A", "L0B", "L0C", "UB"; "?" for any other value. */
+static inline const char *linx_buffer_name(int id)
+{
+    static const char *const names[LINX_BUF__COUNT] = {
+        [LINX_BUF_L1] = "L1", [LINX_BUF_L0A] = "L0A", [LINX_BUF_L0B] = "L0B",
+        [LINX_BUF_L0C] = "L0C", [LINX_BUF_UB] = "UB",
+    };
+
+    return id >= 0 && id < LINX_BUF__COUNT ? names[id] : "?";
+}
+
 typedef enum LinxBufferProfile {
     LINX_BUF_PROFILE_A2A3 = 0,
     LINX_BUF_PROFILE_950,

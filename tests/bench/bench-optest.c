@@ -40,6 +40,7 @@
 
 #include "hw/linx/tile-dtype.h"
 #include "tools/linx-optest/json.h"
+#include "hw/linx/buffers.h"
 #include "tools/linx-optest/optest.h"
 
 static double now(void)
@@ -204,7 +205,7 @@ static uint8_t *region(Run *r, const char *sym, size_t size)
 /* The region of a place: its symbol or buffer ("?" for an address). */
 static const char *place_name(const OptPlace *p)
 {
-    return p->buffer >= 0 ? opt_buffer_name(p->buffer) : p->symbol ? p->symbol : "?";
+    return p->buffer >= 0 ? linx_buffer_name(p->buffer) : p->symbol ? p->symbol : "?";
 }
 
 static const char *def(Run *r, const char *name)

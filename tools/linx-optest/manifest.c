@@ -82,21 +82,12 @@ static bool parse_double(const char *s, double *v)
     return *s && *end == 0 && *v >= 0 && *v < 1e300;
 }
 
-/* The tile buffer windows a PLACE may name (hw/linx/buffers.h). */
-static const char *const buffer_names[LINX_BUF__COUNT] = {
-    [LINX_BUF_L1] = "L1", [LINX_BUF_L0A] = "L0A", [LINX_BUF_L0B] = "L0B",
-    [LINX_BUF_L0C] = "L0C", [LINX_BUF_UB] = "UB",
-};
-
-const char *opt_buffer_name(int id)
-{
-    return id >= 0 && id < LINX_BUF__COUNT ? buffer_names[id] : "?";
-}
-
+/* The tile buffer a PLACE names (hw/linx/buffers.h), or -1. */
 static int buffer_of_name(const char *s, size_t len)
 {
     for (int i = 0; i < LINX_BUF__COUNT; i++) {
-        if (strlen(buffer_names[i]) == len && strncmp(s, buffer_names[i], len) == 0) {
+        const char *name = linx_buffer_name(i);
+        if (strlen(name) == len && strncmp(s, name, len) == 0) {
             return i;
         }
     }

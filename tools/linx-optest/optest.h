@@ -122,9 +122,6 @@ typedef struct OptPlace {
                         * L0B, L0C, UB) and @addr the offset in it; -1 */
 } OptPlace;
 
-/* "L1", "L0A", "L0B", "L0C", "UB" for OptPlace.buffer. */
-const char *opt_buffer_name(int id);
-
 typedef struct OptInput {
     char *name;
     char *file;

@@ -199,7 +199,7 @@ static bool place_rw(CaseRun *r, const OptPlace *pl, void *buf, size_t len, bool
     uint64_t addr;
 
     if (pl->buffer >= 0) {
-        const char *name = opt_buffer_name(pl->buffer);
+        const char *name = linx_buffer_name(pl->buffer);
         const LinxBuffer *b;
         uint64_t skew;
         uint8_t *host;
@@ -211,9 +211,8 @@ static bool place_rw(CaseRun *r, const OptPlace *pl, void *buf, size_t len, bool
         }
         b = &r->buffers->buf[pl->buffer];
         skew = pl->addr % b->align; /* engine operands are aligned; test data need not be */
-        if (pl->addr > b->size || len > b->size - pl->addr ||
-            linx_buffer_range(r->buffers, (LinxBufferId)pl->buffer, pl->addr - skew,
-                              len + skew, &host) != LINX_BUF_OK) {
+        if (linx_buffer_range(r->buffers, (LinxBufferId)pl->buffer, pl->addr - skew, len + skew,
+                              &host) != LINX_BUF_OK) {
             g_string_append_printf(r->why, "%s: %zu bytes at %s+0x%" PRIx64 " pass the end of "
                                    "%s (%u bytes in the %s profile); ", what, len, name,
                                    pl->addr, name, b->size,
