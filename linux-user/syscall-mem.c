@@ -364,56 +364,43 @@ static void mem_end(CPULinxState *env, bool exclusive)
     }
 }
 
-int64_t lu_sys_brk(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
+/* A memory call inside an exclusive section when other CPUs run. */
+static int64_t mem_call(LinuxSyscallFn fn, LinuxProcess *p, CPULinxState *env,
+                        const uint64_t *a)
 {
     bool ex = mem_begin(env);
-    int64_t r = do_brk(p, env, a);
+    int64_t r = fn(p, env, a);
 
     mem_end(env, ex);
     return r;
+}
+
+int64_t lu_sys_brk(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
+{
+    return mem_call(do_brk, p, env, a);
 }
 
 int64_t lu_sys_mmap(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
-    bool ex = mem_begin(env);
-    int64_t r = do_mmap(p, env, a);
-
-    mem_end(env, ex);
-    return r;
+    return mem_call(do_mmap, p, env, a);
 }
 
 int64_t lu_sys_munmap(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
-    bool ex = mem_begin(env);
-    int64_t r = do_munmap(p, env, a);
-
-    mem_end(env, ex);
-    return r;
+    return mem_call(do_munmap, p, env, a);
 }
 
 int64_t lu_sys_mremap(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
-    bool ex = mem_begin(env);
-    int64_t r = do_mremap(p, env, a);
-
-    mem_end(env, ex);
-    return r;
+    return mem_call(do_mremap, p, env, a);
 }
 
 int64_t lu_sys_mprotect(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
-    bool ex = mem_begin(env);
-    int64_t r = do_mprotect(p, env, a);
-
-    mem_end(env, ex);
-    return r;
+    return mem_call(do_mprotect, p, env, a);
 }
 
 int64_t lu_sys_madvise(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
 {
-    bool ex = mem_begin(env);
-    int64_t r = do_madvise(p, env, a);
-
-    mem_end(env, ex);
-    return r;
+    return mem_call(do_madvise, p, env, a);
 }
