@@ -28,49 +28,12 @@
 #include "helper-ops.h"
 #include "kernel-internal.h"
 #include "kernel-ops.h"
-#include "kernel-simd.h"
+#include "kernel-simd-internal.h"
 #include "tcg/exec.h"
 
 #include "helper-proto.h"
 
-enum { EXT_S, EXT_Z, EXT_X /* upper 32 bits unknown: only low bits valid */ };
-enum { VK_CONST, VK_UNI, VK_VAR, VK_MASK };
-
-/* A value at translation time: a queue entry, an operand or a result. */
-typedef struct KSV {
-    uint8_t kind;
-    uint8_t ext;        /* VAR: of v32 */
-    uint8_t ph;         /* VAR/MASK: phase of v32/v64/m */
-    int8_t spill;       /* spill buffer, -1 none */
-    bool spill64;
-    int64_t c;          /* CONST */
-    uint16_t s;         /* UNI */
-    uint16_t v32, v64;  /* VAR */
-    uint16_t m;         /* MASK */
-    int16_t def;        /* defining insn (liveness), -1: initial */
-} KSV;
-
-typedef struct KSComp {
-    KCtx k;             /* .bi, .ctx for kop_fld & co. */
-    KBody *body;
-    KSProg *sp;
-    VecProg *vp;
-    unsigned phase;
-    bool fail;
-    KSV q[LINX_KQUEUES][LINX_KQUEUE_DEPTH];
-    KSV p;              /* CONST 1 (all on), UNI (s != 0), MASK */
-    int16_t last_read[KS_MAX_INSNS + 1]; /* per def: last insn reading it */
-    int8_t uext[KS_MAX_UNI];  /* known 32-bit extension of a scalar, or -1 */
-    uint8_t uphase[KS_MAX_UNI]; /* first phase a scalar can be computed in */
-    int64_t stride[VEC_MAX_STREAMS];
-    unsigned nstreams;
-    bool store_seen;
-    /* per-phase caches */
-    uint16_t scal32[KS_MAX_UNI], scal64[KS_MAX_UNI];
-    uint16_t lane32;
-} KSComp;
-
-static bool fail(KSComp *c)
+bool ks_fail(KSComp *c)
 {
     c->fail = true;
     return false;
@@ -86,7 +49,7 @@ static uint16_t uni(KSComp *c, KSUniOp op, uint16_t a, uint16_t b, int64_t imm)
     KSUni *u;
 
     if (sp->nuni >= KS_MAX_UNI || sp->nscalars >= VEC_MAX_SCALARS) {
-        fail(c);
+        ks_fail(c);
         return 0;
     }
     u = &sp->uni[sp->nuni++];
@@ -131,8 +94,8 @@ static uint16_t uni_ext(KSComp *c, uint16_t a, unsigned lg, bool sign)
  * Vector values
  * --------------------------------------------------------------------- */
 
-static uint16_t V(KSComp *c, VecOp op, VecType t, uint16_t a, uint16_t b, uint16_t cc, uint16_t m,
-                  int64_t imm, uint8_t aux)
+uint16_t ks_vop(KSComp *c, VecOp op, VecType t, uint16_t a, uint16_t b, uint16_t cc, uint16_t m,
+                int64_t imm, uint8_t aux)
 {
     uint16_t v;
 
@@ -141,14 +104,14 @@ static uint16_t V(KSComp *c, VecOp op, VecType t, uint16_t a, uint16_t b, uint16
     }
     v = vec_prog_op(c->vp, op, t, a, b, cc, m, imm, aux);
     if (v == VEC_NONE && op != VO_STORE && op != VO_RED && op != VO_FRED) {
-        fail(c);
+        ks_fail(c);
     }
     return v;
 }
 
-static uint16_t vconst(KSComp *c, int64_t v, bool w64)
+uint16_t ks_vconst(KSComp *c, int64_t v, bool w64)
 {
-    return V(c, VO_CONST, w64 ? VT_W64 : VT_W32, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, v, 0);
+    return ks_vop(c, VO_CONST, w64 ? VT_W64 : VT_W32, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, v, 0);
 }
 
 static uint16_t vscalar(KSComp *c, uint16_t s, bool w64)
@@ -156,7 +119,7 @@ static uint16_t vscalar(KSComp *c, uint16_t s, bool w64)
     uint16_t *cache = w64 ? &c->scal64[s] : &c->scal32[s];
 
     if (*cache == VEC_NONE) {
-        *cache = V(c, VO_SCALAR, w64 ? VT_W64 : VT_W32, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, s,
+        *cache = ks_vop(c, VO_SCALAR, w64 ? VT_W64 : VT_W32, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, s,
                    0);
     }
     return *cache;
@@ -174,25 +137,25 @@ static void reload(KSComp *c, KSV *x)
         return;
     }
     if (x->spill < 0) {
-        fail(c); /* live across a phase but not spilled: a compiler bug */
+        ks_fail(c); /* live across a phase but not spilled: a compiler bug */
         return;
     }
     a = &c->sp->acc[c->sp->spill_stream[x->spill]];
     if (x->kind == VK_MASK) {
-        uint16_t v = V(c, VO_LOAD, VT_W32, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, a->stream, 2);
-        x->m = V(c, VO_TESTNZ, VT_MASK, v, v, VEC_NONE, VEC_NONE, 0, VT_W32);
+        uint16_t v = ks_vop(c, VO_LOAD, VT_W32, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, a->stream, 2);
+        x->m = ks_vop(c, VO_TESTNZ, VT_MASK, v, v, VEC_NONE, VEC_NONE, 0, VT_W32);
     } else if (x->spill64) {
-        x->v64 = V(c, VO_LOAD, VT_W64, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, a->stream, 3);
+        x->v64 = ks_vop(c, VO_LOAD, VT_W64, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, a->stream, 3);
         x->v32 = VEC_NONE;
     } else {
-        x->v32 = V(c, VO_LOAD, VT_W32, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, a->stream,
+        x->v32 = ks_vop(c, VO_LOAD, VT_W32, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, a->stream,
                    (uint8_t)(2 | (x->ext == EXT_S ? 4 : 0)));
         x->v64 = VEC_NONE;
     }
     x->ph = (uint8_t)c->phase;
 }
 
-static KSV kconst(int64_t v)
+KSV ks_kconst(int64_t v)
 {
     KSV x;
 
@@ -206,16 +169,16 @@ static KSV kconst(int64_t v)
 
 static KSV kuni(uint16_t s)
 {
-    KSV x = kconst(0);
+    KSV x = ks_kconst(0);
 
     x.kind = VK_UNI;
     x.s = s;
     return x;
 }
 
-static KSV kvar32(KSComp *c, uint16_t v, unsigned ext)
+KSV ks_kvar32(KSComp *c, uint16_t v, unsigned ext)
 {
-    KSV x = kconst(0);
+    KSV x = ks_kconst(0);
 
     x.kind = VK_VAR;
     x.v32 = v;
@@ -225,9 +188,9 @@ static KSV kvar32(KSComp *c, uint16_t v, unsigned ext)
     return x;
 }
 
-static KSV kvar64(KSComp *c, uint16_t v)
+KSV ks_kvar64(KSComp *c, uint16_t v)
 {
-    KSV x = kconst(0);
+    KSV x = ks_kconst(0);
 
     x.kind = VK_VAR;
     x.v64 = v;
@@ -237,9 +200,9 @@ static KSV kvar64(KSComp *c, uint16_t v)
     return x;
 }
 
-static KSV kmask(KSComp *c, uint16_t m)
+KSV ks_kmask(KSComp *c, uint16_t m)
 {
-    KSV x = kconst(0);
+    KSV x = ks_kconst(0);
 
     x.kind = VK_MASK;
     x.m = m;
@@ -248,16 +211,16 @@ static KSV kmask(KSComp *c, uint16_t m)
 }
 
 /* Low 32 bits of @x per lane (W32). */
-static uint16_t as32(KSComp *c, KSV *x)
+uint16_t ks_as32(KSComp *c, KSV *x)
 {
     reload(c, x);
     switch (x->kind) {
-    case VK_CONST: return vconst(c, x->c, false);
+    case VK_CONST: return ks_vconst(c, x->c, false);
     case VK_UNI: return vscalar(c, x->s, false);
-    case VK_MASK: return V(c, VO_MASK2INT, VT_W32, x->m, VEC_NONE, VEC_NONE, VEC_NONE, 0, 0);
+    case VK_MASK: return ks_vop(c, VO_MASK2INT, VT_W32, x->m, VEC_NONE, VEC_NONE, VEC_NONE, 0, 0);
     default:
         if (x->v32 == VEC_NONE) {
-            x->v32 = V(c, VO_NARROW, VT_W32, x->v64, VEC_NONE, VEC_NONE, VEC_NONE, 0, 0);
+            x->v32 = ks_vop(c, VO_NARROW, VT_W32, x->v64, VEC_NONE, VEC_NONE, VEC_NONE, 0, 0);
             x->ext = EXT_X;
         }
         return x->v32;
@@ -265,20 +228,20 @@ static uint16_t as32(KSComp *c, KSV *x)
 }
 
 /* The whole 64-bit value per lane (W64). */
-static uint16_t as64(KSComp *c, KSV *x)
+uint16_t ks_as64(KSComp *c, KSV *x)
 {
     reload(c, x);
     switch (x->kind) {
-    case VK_CONST: return vconst(c, x->c, true);
+    case VK_CONST: return ks_vconst(c, x->c, true);
     case VK_UNI: return vscalar(c, x->s, true);
-    case VK_MASK: return V(c, VO_MASK2INT, VT_W64, x->m, VEC_NONE, VEC_NONE, VEC_NONE, 0, 0);
+    case VK_MASK: return ks_vop(c, VO_MASK2INT, VT_W64, x->m, VEC_NONE, VEC_NONE, VEC_NONE, 0, 0);
     default:
         if (x->v64 == VEC_NONE) {
             if (x->ext == EXT_X) {
-                fail(c); /* a value whose upper half is unknown */
+                ks_fail(c); /* a value whose upper half is unknown */
                 return VEC_NONE;
             }
-            x->v64 = V(c, VO_WIDEN, VT_W64, x->v32, VEC_NONE, VEC_NONE, VEC_NONE,
+            x->v64 = ks_vop(c, VO_WIDEN, VT_W64, x->v32, VEC_NONE, VEC_NONE, VEC_NONE,
                        x->ext == EXT_S, 0);
         }
         return x->v64;
@@ -311,8 +274,8 @@ static uint16_t as_mask(KSComp *c, KSV *x)
     {
         int e = ext_of(c, x);
         bool w = e < 0;
-        uint16_t v = w ? as64(c, x) : as32(c, x);
-        return V(c, VO_TESTNZ, VT_MASK, v, v, VEC_NONE, VEC_NONE, 0, w ? VT_W64 : VT_W32);
+        uint16_t v = w ? ks_as64(c, x) : ks_as32(c, x);
+        return ks_vop(c, VO_TESTNZ, VT_MASK, v, v, VEC_NONE, VEC_NONE, 0, w ? VT_W64 : VT_W32);
     }
 }
 
@@ -323,8 +286,8 @@ static uint16_t pmask(KSComp *c)
         return VEC_NONE;
     }
     if (c->p.kind == VK_CONST) {
-        c->p = kmask(c, V(c, VO_MNOT, VT_MASK,
-                          V(c, VO_CMP, VT_MASK, vconst(c, 0, false), vconst(c, 0, false), VEC_NONE,
+        c->p = ks_kmask(c, ks_vop(c, VO_MNOT, VT_MASK,
+                          ks_vop(c, VO_CMP, VT_MASK, ks_vconst(c, 0, false), ks_vconst(c, 0, false), VEC_NONE,
                             VEC_NONE, VC_EQ, VT_W32),
                           VEC_NONE, VEC_NONE, VEC_NONE, 0, 0));
     }
@@ -344,22 +307,22 @@ static KSV ext_val(KSComp *c, KSV x, unsigned lg, bool sign)
         return x;
     }
     switch (x.kind) {
-    case VK_CONST: return kconst((int64_t)kop_lane_ext((uint64_t)x.c, lg, sign));
+    case VK_CONST: return ks_kconst((int64_t)kop_lane_ext((uint64_t)x.c, lg, sign));
     case VK_UNI: return kuni(uni_ext(c, x.s, lg, sign));
     default:
-        v = as32(c, &x);
+        v = ks_as32(c, &x);
         if (lg < 2) {
-            v = V(c, sign ? VO_SEXT : VO_ZEXT, VT_W32, v, VEC_NONE, VEC_NONE, VEC_NONE, 8 << lg, 0);
+            v = ks_vop(c, sign ? VO_SEXT : VO_ZEXT, VT_W32, v, VEC_NONE, VEC_NONE, VEC_NONE, 8 << lg, 0);
         }
-        return kvar32(c, v, sign ? EXT_S : EXT_Z);
+        return ks_kvar32(c, v, sign ? EXT_S : EXT_Z);
     }
 }
 
 /* Raw value of RegId10 source @code. */
-static bool rd_raw(KSComp *c, unsigned code, KSV *out, LinxKReg *r)
+bool ks_rd_raw(KSComp *c, unsigned code, KSV *out, LinxKReg *r)
 {
     if (!linx_kreg_src(code, r)) {
-        return fail(c);
+        return ks_fail(c);
     }
     switch (r->kind) {
     case LINX_KR_VEC:
@@ -378,9 +341,9 @@ static bool rd_raw(KSComp *c, unsigned code, KSV *out, LinxKReg *r)
         } else {
             /* lc0 < 2^31 here (helper_ksimd): its 32-bit form zero-extends */
             if (c->lane32 == VEC_NONE) {
-                c->lane32 = V(c, VO_LANE, VT_W32, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, 0, 0);
+                c->lane32 = ks_vop(c, VO_LANE, VT_W32, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, 0, 0);
             }
-            *out = kvar32(c, c->lane32, EXT_Z);
+            *out = ks_kvar32(c, c->lane32, EXT_Z);
         }
         return true;
     case LINX_KR_P:
@@ -392,10 +355,10 @@ static bool rd_raw(KSComp *c, unsigned code, KSV *out, LinxKReg *r)
         return true;
     case LINX_KR_ZERO:
     case LINX_KR_TILE:
-        *out = kconst(0);
+        *out = ks_kconst(0);
         return true;
     default:
-        return fail(c);
+        return ks_fail(c);
     }
 }
 
@@ -403,7 +366,7 @@ static bool rd_int(KSComp *c, unsigned code, KSV *out)
 {
     LinxKReg r;
 
-    if (!rd_raw(c, code, out, &r)) {
+    if (!ks_rd_raw(c, code, out, &r)) {
         return false;
     }
     *out = ext_val(c, *out, r.size_log2, r.st);
@@ -412,7 +375,7 @@ static bool rd_int(KSComp *c, unsigned code, KSV *out)
 
 static bool rd_field(KSComp *c, LinxFieldId id, KSV *out)
 {
-    return kop_has(&c->k, id) ? rd_int(c, (unsigned)kop_fld(&c->k, id), out) : fail(c);
+    return kop_has(&c->k, id) ? rd_int(c, (unsigned)kop_fld(&c->k, id), out) : ks_fail(c);
 }
 
 /* ---------------------------------------------------------------------
@@ -425,10 +388,10 @@ static KSV blend(KSComp *c, uint16_t m, KSV a, KSV b)
     int ea = ext_of(c, &a), eb = ext_of(c, &b);
 
     if (ea >= 0 && ea == eb) {
-        uint16_t v = V(c, VO_BLEND, VT_W32, as32(c, &a), as32(c, &b), VEC_NONE, m, 0, 0);
-        return kvar32(c, v, (unsigned)ea);
+        uint16_t v = ks_vop(c, VO_BLEND, VT_W32, ks_as32(c, &a), ks_as32(c, &b), VEC_NONE, m, 0, 0);
+        return ks_kvar32(c, v, (unsigned)ea);
     }
-    return kvar64(c, V(c, VO_BLEND, VT_W64, as64(c, &a), as64(c, &b), VEC_NONE, m, 0, 0));
+    return ks_kvar64(c, ks_vop(c, VO_BLEND, VT_W64, ks_as64(c, &a), ks_as64(c, &b), VEC_NONE, m, 0, 0));
 }
 
 static void push(KSComp *c, unsigned q, KSV v)
@@ -441,26 +404,26 @@ static void push(KSComp *c, unsigned q, KSV v)
 }
 
 /* Write @v to RegDst, as kop_write does (typed, predicated when @vd). */
-static bool wr(KSComp *c, KSV v, bool vd, bool compare)
+bool ks_wr(KSComp *c, KSV v, bool vd, bool compare)
 {
     LinxKReg d;
 
     if (!linx_kreg_dst((unsigned)kop_fld(&c->k, LINX_FLD_RegDst), &d)) {
-        return fail(c);
+        return ks_fail(c);
     }
     switch (d.kind) {
     case LINX_KR_VEC:
     case LINX_KR_HAND: {
         KSV t;
         if (d.kind == LINX_KR_HAND && vd) {
-            return fail(c);
+            return ks_fail(c);
         }
         if (v.kind == VK_MASK) {
-            v = kvar32(c, as32(c, &v), EXT_Z);
+            v = ks_kvar32(c, ks_as32(c, &v), EXT_Z);
         }
         t = ext_val(c, v, d.size_log2, d.st);
         if (d.size_log2 >= 3 && t.kind == VK_VAR && t.v64 == VEC_NONE && t.ext == EXT_X) {
-            return fail(c);
+            return ks_fail(c);
         }
         if (vd && pmask(c) != VEC_NONE) {
             t = blend(c, pmask(c), t, c->q[d.queue][LINX_KQUEUE_DEPTH - 1]);
@@ -471,31 +434,31 @@ static bool wr(KSComp *c, KSV v, bool vd, bool compare)
     case LINX_KR_P: {
         uint16_t m;
         if (vd && !compare) {
-            return fail(c);
+            return ks_fail(c);
         }
         if (v.kind == VK_CONST || v.kind == VK_UNI) {
             if (!vd || pmask(c) == VEC_NONE) {
-                c->p = v.kind == VK_CONST ? kconst(v.c != 0)
+                c->p = v.kind == VK_CONST ? ks_kconst(v.c != 0)
                                           : kuni(uni(c, KU_SETC, v.s, v.s, VC_GT));
                 return !c->fail;
             }
         }
         m = as_mask(c, &v);
         if (vd && pmask(c) != VEC_NONE) {
-            m = V(c, VO_MAND, VT_MASK, m, pmask(c), VEC_NONE, VEC_NONE, 0, 0);
+            m = ks_vop(c, VO_MAND, VT_MASK, m, pmask(c), VEC_NONE, VEC_NONE, 0, 0);
         }
-        c->p = kmask(c, m);
+        c->p = ks_kmask(c, m);
         c->p.def = (int16_t)c->k.index;
         return !c->fail;
     }
     case LINX_KR_ZERO:
         return true;
     default:
-        return fail(c);
+        return ks_fail(c);
     }
 }
 
-static bool vdom(KSComp *c)
+bool ks_vdom(KSComp *c)
 {
     return kop_vdomain(&c->k);
 }
@@ -556,22 +519,22 @@ static KSV srcr64(KSComp *c, KSV r, unsigned type, bool logic, unsigned sh)
         r = ext_val(c, r, 2, type == 1);
     } else if (type == 3) {
         if (r.kind == VK_CONST) {
-            r = kconst(logic ? ~r.c : (int64_t)(0 - (uint64_t)r.c));
+            r = ks_kconst(logic ? ~r.c : (int64_t)(0 - (uint64_t)r.c));
         } else if (r.kind == VK_UNI) {
             r = kuni(uni(c, logic ? KU_NOT : KU_NEG, r.s, 0, 0));
         } else {
-            uint16_t v = as64(c, &r);
-            r = kvar64(c, logic ? V(c, VO_XOR, VT_W64, v, vconst(c, -1, true), VEC_NONE, VEC_NONE, 0, 0)
-                                : V(c, VO_SUB, VT_W64, vconst(c, 0, true), v, VEC_NONE, VEC_NONE, 0, 0));
+            uint16_t v = ks_as64(c, &r);
+            r = ks_kvar64(c, logic ? ks_vop(c, VO_XOR, VT_W64, v, ks_vconst(c, -1, true), VEC_NONE, VEC_NONE, 0, 0)
+                                : ks_vop(c, VO_SUB, VT_W64, ks_vconst(c, 0, true), v, VEC_NONE, VEC_NONE, 0, 0));
         }
     }
     if (sh) {
         if (r.kind == VK_CONST) {
-            r = kconst((int64_t)((uint64_t)r.c << sh));
+            r = ks_kconst((int64_t)((uint64_t)r.c << sh));
         } else if (r.kind == VK_UNI) {
             r = kuni(uni(c, KU_SHL, r.s, uni(c, KU_CONST, 0, 0, sh), 0));
         } else {
-            r = kvar64(c, V(c, VO_SHLI, VT_W64, as64(c, &r), VEC_NONE, VEC_NONE, VEC_NONE, sh, 0));
+            r = ks_kvar64(c, ks_vop(c, VO_SHLI, VT_W64, ks_as64(c, &r), VEC_NONE, VEC_NONE, VEC_NONE, sh, 0));
         }
     }
     return r;
@@ -580,14 +543,14 @@ static KSV srcr64(KSComp *c, KSV r, unsigned type, bool logic, unsigned sh)
 /* The same for the 32-bit path: only the low 32 bits matter. */
 static uint16_t srcr32(KSComp *c, KSV *r, unsigned type, bool logic, unsigned sh)
 {
-    uint16_t v = as32(c, r);
+    uint16_t v = ks_as32(c, r);
 
     if (type == 3) {
-        v = logic ? V(c, VO_XOR, VT_W32, v, vconst(c, -1, false), VEC_NONE, VEC_NONE, 0, 0)
-                  : V(c, VO_SUB, VT_W32, vconst(c, 0, false), v, VEC_NONE, VEC_NONE, 0, 0);
+        v = logic ? ks_vop(c, VO_XOR, VT_W32, v, ks_vconst(c, -1, false), VEC_NONE, VEC_NONE, 0, 0)
+                  : ks_vop(c, VO_SUB, VT_W32, ks_vconst(c, 0, false), v, VEC_NONE, VEC_NONE, 0, 0);
     }
     if (sh) {
-        v = V(c, VO_SHLI, VT_W32, v, VEC_NONE, VEC_NONE, VEC_NONE, sh, 0);
+        v = ks_vop(c, VO_SHLI, VT_W32, v, VEC_NONE, VEC_NONE, VEC_NONE, sh, 0);
     }
     return v;
 }
@@ -599,7 +562,7 @@ static bool alu(KSComp *c, KAlu op, KSV l, KSV r, KSV *a, unsigned rtype, unsign
         [A_SHL] = VO_SHLV, [A_SHR] = VO_SHRV, [A_SAR] = VO_SARV, [A_MUL] = VO_MUL,
     };
     bool logic = op == A_AND || op == A_OR || op == A_XOR;
-    bool vd = vdom(c);
+    bool vd = ks_vdom(c);
     unsigned dlg = dst_lg(c);
     bool shift = op == A_SHL || op == A_SHR || op == A_SAR;
 
@@ -607,7 +570,7 @@ static bool alu(KSComp *c, KAlu op, KSV l, KSV r, KSV *a, unsigned rtype, unsign
     if (uniform(&l) && uniform(&r) && (!a || uniform(a)) && !c->fail) {
         KSV rr = srcr64(c, r, rtype, logic, sh), res;
         if (l.kind == VK_CONST && rr.kind == VK_CONST && (!a || a->kind == VK_CONST)) {
-            res = kconst(op == A_MADD ? (int64_t)((uint64_t)l.c * (uint64_t)rr.c + (uint64_t)a->c)
+            res = ks_kconst(op == A_MADD ? (int64_t)((uint64_t)l.c * (uint64_t)rr.c + (uint64_t)a->c)
                                       : fold(op, (uint64_t)l.c, (uint64_t)rr.c));
         } else if (op == A_MADD) {
             KSV la = as_uni(c, l), ra = as_uni(c, rr), aa = as_uni(c, *a);
@@ -616,49 +579,49 @@ static bool alu(KSComp *c, KAlu op, KSV l, KSV r, KSV *a, unsigned rtype, unsign
             KSV la = as_uni(c, l), ra = as_uni(c, rr);
             res = kuni(uni(c, alu_uni[op], la.s, ra.s, 0));
         }
-        return wr(c, res, vd, false);
+        return ks_wr(c, res, vd, false);
     }
     if (dlg <= 2 && op != A_SHR && op != A_SAR) {
         /* low bits from low bits: 32 lanes of 32 bits */
-        uint16_t vl = as32(c, &l), vr, v;
+        uint16_t vl = ks_as32(c, &l), vr, v;
         if (shift) {
-            vr = V(c, VO_AND, VT_W32, srcr32(c, &r, rtype, false, 0), vconst(c, 63, false), VEC_NONE,
+            vr = ks_vop(c, VO_AND, VT_W32, srcr32(c, &r, rtype, false, 0), ks_vconst(c, 63, false), VEC_NONE,
                    VEC_NONE, 0, 0);
         } else {
             vr = srcr32(c, &r, rtype, logic, sh);
         }
         if (op == A_MADD) {
-            v = V(c, VO_ADD, VT_W32, V(c, VO_MUL, VT_W32, vl, vr, VEC_NONE, VEC_NONE, 0, 0),
-                  as32(c, a), VEC_NONE, VEC_NONE, 0, 0);
+            v = ks_vop(c, VO_ADD, VT_W32, ks_vop(c, VO_MUL, VT_W32, vl, vr, VEC_NONE, VEC_NONE, 0, 0),
+                  ks_as32(c, a), VEC_NONE, VEC_NONE, 0, 0);
         } else {
-            v = V(c, vop[op], VT_W32, vl, vr, VEC_NONE, VEC_NONE, 0, 0);
+            v = ks_vop(c, vop[op], VT_W32, vl, vr, VEC_NONE, VEC_NONE, 0, 0);
         }
-        return wr(c, kvar32(c, v, EXT_X), vd, false);
+        return ks_wr(c, ks_kvar32(c, v, EXT_X), vd, false);
     }
     if (dlg <= 2 && shift && ext_of(c, &l) >= 0) {
         /* right shifts of a 32-bit form: arithmetic for sign-extended
          * values (the bits above 31 are copies of bit 31), logical for
          * zero-extended ones */
         int e = ext_of(c, &l);
-        uint16_t vr = V(c, VO_AND, VT_W32, as32(c, &r), vconst(c, 63, false), VEC_NONE, VEC_NONE,
+        uint16_t vr = ks_vop(c, VO_AND, VT_W32, ks_as32(c, &r), ks_vconst(c, 63, false), VEC_NONE, VEC_NONE,
                         0, 0);
-        uint16_t v = V(c, e == EXT_S ? VO_SARV : VO_SHRV, VT_W32, as32(c, &l), vr, VEC_NONE,
+        uint16_t v = ks_vop(c, e == EXT_S ? VO_SARV : VO_SHRV, VT_W32, ks_as32(c, &l), vr, VEC_NONE,
                        VEC_NONE, 0, 0);
-        return wr(c, kvar32(c, v, EXT_X), vd, false);
+        return ks_wr(c, ks_kvar32(c, v, EXT_X), vd, false);
     }
     {
         KSV rr = shift ? r : srcr64(c, r, rtype, logic, sh);
-        uint16_t vl = as64(c, &l), vr = as64(c, &rr), v;
+        uint16_t vl = ks_as64(c, &l), vr = ks_as64(c, &rr), v;
         if (shift) {
-            vr = V(c, VO_AND, VT_W64, vr, vconst(c, 63, true), VEC_NONE, VEC_NONE, 0, 0);
+            vr = ks_vop(c, VO_AND, VT_W64, vr, ks_vconst(c, 63, true), VEC_NONE, VEC_NONE, 0, 0);
         }
         if (op == A_MADD) {
-            v = V(c, VO_ADD, VT_W64, V(c, VO_MUL, VT_W64, vl, vr, VEC_NONE, VEC_NONE, 0, 0),
-                  as64(c, a), VEC_NONE, VEC_NONE, 0, 0);
+            v = ks_vop(c, VO_ADD, VT_W64, ks_vop(c, VO_MUL, VT_W64, vl, vr, VEC_NONE, VEC_NONE, 0, 0),
+                  ks_as64(c, a), VEC_NONE, VEC_NONE, 0, 0);
         } else {
-            v = V(c, vop[op], VT_W64, vl, vr, VEC_NONE, VEC_NONE, 0, 0);
+            v = ks_vop(c, vop[op], VT_W64, vl, vr, VEC_NONE, VEC_NONE, 0, 0);
         }
-        return wr(c, kvar64(c, v), vd, false);
+        return ks_wr(c, ks_kvar64(c, v), vd, false);
     }
 }
 
@@ -681,7 +644,7 @@ static bool op_ri(KSComp *c, KAlu op, int64_t imm)
     if (!rd_field(c, LINX_FLD_SrcL, &l)) {
         return false;
     }
-    return alu(c, op, l, kconst(imm), NULL, 0, 0);
+    return alu(c, op, l, ks_kconst(imm), NULL, 0, 0);
 }
 
 static bool op_madd(KSComp *c)
@@ -717,9 +680,9 @@ static uint16_t cmp(KSComp *c, VecCond cond, KSV *l, KSV *r)
                                          [VC_GTU] = VC_GTU };
             cond = u[cond];
         }
-        return V(c, VO_CMP, VT_MASK, as32(c, l), as32(c, r), VEC_NONE, VEC_NONE, cond, VT_W32);
+        return ks_vop(c, VO_CMP, VT_MASK, ks_as32(c, l), ks_as32(c, r), VEC_NONE, VEC_NONE, cond, VT_W32);
     }
-    return V(c, VO_CMP, VT_MASK, as64(c, l), as64(c, r), VEC_NONE, VEC_NONE, cond, VT_W64);
+    return ks_vop(c, VO_CMP, VT_MASK, ks_as64(c, l), ks_as64(c, r), VEC_NONE, VEC_NONE, cond, VT_W64);
 }
 
 static bool op_minmax(KSComp *c, bool max)
@@ -733,12 +696,12 @@ static bool op_minmax(KSComp *c, bool max)
     if (uniform(&l) && uniform(&r)) {
         KSV la = as_uni(c, l), ra = as_uni(c, r);
         KSUniOp op = max ? (s ? KU_SMAX : KU_UMAX) : (s ? KU_SMIN : KU_UMIN);
-        return wr(c, kuni(uni(c, op, la.s, ra.s, 0)), vdom(c), false);
+        return ks_wr(c, kuni(uni(c, op, la.s, ra.s, 0)), ks_vdom(c), false);
     }
     /* l when l >= r (max) / l <= r (min), as the lane code's movcond */
     {
         uint16_t m = cmp(c, max ? (s ? VC_GE : VC_GEU) : (s ? VC_LE : VC_LEU), &l, &r);
-        return wr(c, blend(c, m, l, r), vdom(c), false);
+        return ks_wr(c, blend(c, m, l, r), ks_vdom(c), false);
     }
 }
 
@@ -755,7 +718,7 @@ static bool op_cmp(KSComp *c, KCmp k, bool imm)
         return false;
     }
     if (imm) {
-        r = kconst(kop_has(&c->k, LINX_FLD_uimm12) ? kop_fld(&c->k, LINX_FLD_uimm12)
+        r = ks_kconst(kop_has(&c->k, LINX_FLD_uimm12) ? kop_fld(&c->k, LINX_FLD_uimm12)
                                                     : kop_fld(&c->k, LINX_FLD_simm12));
     } else if (!rd_field(c, LINX_FLD_SrcR, &r)) {
         return false;
@@ -768,22 +731,22 @@ static bool op_cmp(KSComp *c, KCmp k, bool imm)
         } else {
             res = kuni(uni(c, KU_SETC, la.s, ra.s, conds[k]));
         }
-        return wr(c, res, vdom(c), true);
+        return ks_wr(c, res, ks_vdom(c), true);
     }
     if (k == KC_AND || k == KC_OR) {
         int el = ext_of(c, &l), er = ext_of(c, &r);
         bool w = !(el >= 0 && el == er);
-        uint16_t a = w ? as64(c, &l) : as32(c, &l), b = w ? as64(c, &r) : as32(c, &r);
+        uint16_t a = w ? ks_as64(c, &l) : ks_as32(c, &l), b = w ? ks_as64(c, &r) : ks_as32(c, &r);
         VecType t = w ? VT_W64 : VT_W32;
         if (k == KC_OR) {
-            a = V(c, VO_OR, t, a, b, VEC_NONE, VEC_NONE, 0, 0);
+            a = ks_vop(c, VO_OR, t, a, b, VEC_NONE, VEC_NONE, 0, 0);
             b = a;
         }
-        m = V(c, VO_TESTNZ, VT_MASK, a, b, VEC_NONE, VEC_NONE, 0, t);
+        m = ks_vop(c, VO_TESTNZ, VT_MASK, a, b, VEC_NONE, VEC_NONE, 0, t);
     } else {
         m = cmp(c, conds[k], &l, &r);
     }
-    return wr(c, kmask(c, m), vdom(c), true);
+    return ks_wr(c, ks_kmask(c, m), ks_vdom(c), true);
 }
 
 static bool op_select(KSComp *c, bool psel)
@@ -813,13 +776,13 @@ static bool op_select(KSComp *c, bool psel)
                 c->uphase[d] = u->phase;
             }
         }
-        return wr(c, kuni(d), vdom(c), false);
+        return ks_wr(c, kuni(d), ks_vdom(c), false);
     }
     if (cc.kind == VK_CONST) {
-        return wr(c, cc.c ? l : r, vdom(c), false);
+        return ks_wr(c, cc.c ? l : r, ks_vdom(c), false);
     }
     m = as_mask(c, &cc);
-    return wr(c, blend(c, m, l, r), vdom(c), false);
+    return ks_wr(c, blend(c, m, l, r), ks_vdom(c), false);
 }
 
 /* A per-lane call of an integer helper(a, b) (or a uniform one in C). */
@@ -833,13 +796,13 @@ static bool op_call2(KSComp *c, uint64_t fn, KSV l, KSV r)
         if (!c->fail) {
             c->sp->uni[c->sp->nuni - 1].fn = fn;
         }
-        return wr(c, kuni(d), vdom(c), false);
+        return ks_wr(c, kuni(d), ks_vdom(c), false);
     }
     memset(&in, 0, sizeof(in));
     in.op = VO_CALL;
     in.type = VT_W64;
-    in.a = as64(c, &l);
-    in.b = as64(c, &r);
+    in.a = ks_as64(c, &l);
+    in.b = ks_as64(c, &r);
     in.c = in.m = VEC_NONE;
     in.fn = fn;
     in.args[0] = VA_A;
@@ -847,7 +810,7 @@ static bool op_call2(KSComp *c, uint64_t fn, KSV l, KSV r)
     if (c->fail) {
         return false;
     }
-    return wr(c, kvar64(c, vec_prog_emit(c->vp, &in)), vdom(c), false);
+    return ks_wr(c, ks_kvar64(c, vec_prog_emit(c->vp, &in)), ks_vdom(c), false);
 }
 
 static bool op_divrem(KSComp *c, bool rem)
@@ -876,12 +839,12 @@ static bool op_bitfield(KSComp *c, unsigned bf)
     }
     if (uniform(&l)) {
         KSV la = as_uni(c, l);
-        return wr(c, kuni(uni(c, KU_BITF, la.s, 0, desc)), vdom(c), false);
+        return ks_wr(c, kuni(uni(c, KU_BITF, la.s, 0, desc)), ks_vdom(c), false);
     }
     memset(&in, 0, sizeof(in));
     in.op = VO_CALL;
     in.type = VT_W64;
-    in.a = as64(c, &l);
+    in.a = ks_as64(c, &l);
     in.b = in.c = in.m = VEC_NONE;
     in.fn = (uint64_t)(uintptr_t)helper_bitfield;
     in.call_imm = desc;
@@ -891,193 +854,7 @@ static bool op_bitfield(KSComp *c, unsigned bf)
     if (c->fail) {
         return false;
     }
-    return wr(c, kvar64(c, vec_prog_emit(c->vp, &in)), vdom(c), false);
-}
-
-/* ---------------------------------------------------------------------
- * Floating point
- * --------------------------------------------------------------------- */
-
-static bool fp_fmt(KSComp *c, unsigned *fmt, unsigned *lg)
-{
-    static const unsigned by_lg[4] = { LINX_FP8_E4M3, LINX_FP16, LINX_FP32, LINX_FP64 };
-    LinxKReg r;
-
-    if (!linx_kreg_src((unsigned)kop_fld(&c->k, LINX_FLD_SrcL), &r) || r.st) {
-        return fail(c);
-    }
-    *lg = r.size_log2 & 3;
-    *fmt = by_lg[*lg];
-    return true;
-}
-
-static bool rd_fp(KSComp *c, LinxFieldId id, KSV *out)
-{
-    LinxKReg r;
-
-    return kop_has(&c->k, id) ? rd_raw(c, (unsigned)kop_fld(&c->k, id), out, &r) : fail(c);
-}
-
-/* Per-lane helper call: d = fn(env, a[, b[, c]], desc). */
-static KSV call_fp(KSComp *c, uint64_t fn, unsigned n, KSV *ops, int64_t desc)
-{
-    VecInsn in;
-
-    memset(&in, 0, sizeof(in));
-    in.op = VO_CALL;
-    in.type = VT_W64;
-    in.a = as64(c, &ops[0]);
-    in.b = n > 1 ? as64(c, &ops[1]) : VEC_NONE;
-    in.c = n > 2 ? as64(c, &ops[2]) : VEC_NONE;
-    in.m = VEC_NONE;
-    in.fn = fn;
-    in.call_imm = desc;
-    in.args[0] = VA_ENV;
-    for (unsigned i = 0; i < n; i++) {
-        in.args[1 + i] = (uint8_t)(VA_A + i);
-    }
-    in.args[1 + n] = VA_IMM;
-    if (c->fail) {
-        return kconst(0);
-    }
-    return kvar64(c, vec_prog_emit(c->vp, &in));
-}
-
-/* FMA fallbacks: the library through helper_kfp3 (flags into FCSR). */
-#define FMA_FB(name, op, fmt)                                                                  \
-    static uint64_t name(uint64_t env, uint64_t a, uint64_t b, uint64_t cc)                    \
-    {                                                                                          \
-        return helper_kfp3((CPULinxState *)(uintptr_t)env, a, b, cc,                            \
-                           (uint64_t)((op) | (fmt) << KFP_FMT_SHIFT));                           \
-    }
-FMA_FB(fma_fb32_0, KFP_MADD, LINX_FP32)
-FMA_FB(fma_fb32_1, KFP_MSUB, LINX_FP32)
-FMA_FB(fma_fb32_2, KFP_NMADD, LINX_FP32)
-FMA_FB(fma_fb32_3, KFP_NMSUB, LINX_FP32)
-FMA_FB(fma_fb64_0, KFP_MADD, LINX_FP64)
-FMA_FB(fma_fb64_1, KFP_MSUB, LINX_FP64)
-FMA_FB(fma_fb64_2, KFP_NMADD, LINX_FP64)
-FMA_FB(fma_fb64_3, KFP_NMSUB, LINX_FP64)
-
-static uint64_t (*const fma_fb[2][4])(uint64_t, uint64_t, uint64_t, uint64_t) = {
-    { fma_fb32_0, fma_fb32_1, fma_fb32_2, fma_fb32_3 },
-    { fma_fb64_0, fma_fb64_1, fma_fb64_2, fma_fb64_3 },
-};
-
-static bool op_fp(KSComp *c, unsigned kop, unsigned nops)
-{
-    static const LinxFieldId f[3] = { LINX_FLD_SrcL, LINX_FLD_SrcR, LINX_FLD_SrcA };
-    unsigned fmt, lg;
-    KSV ops[3];
-    bool q;
-    VecType t;
-
-    if (!fp_fmt(c, &fmt, &lg)) {
-        return false;
-    }
-    for (unsigned i = 0; i < nops; i++) {
-        if (!rd_fp(c, f[i], &ops[i])) {
-            return false;
-        }
-    }
-    if (kop == KFP_EXP && lg == 2) {
-        /* a block at a time through the library's fast e^x (same bits) */
-        VecInsn in;
-        uint16_t v;
-        memset(&in, 0, sizeof(in));
-        in.op = VO_VCALL;
-        in.type = VT_W32;
-        in.a = as32(c, &ops[0]);
-        in.b = in.c = in.m = VEC_NONE;
-        in.fn = (uint64_t)(uintptr_t)ks_fexp32_block;
-        if (c->fail) {
-            return false;
-        }
-        v = vec_prog_emit(c->vp, &in);
-        return wr(c, kvar32(c, v, EXT_Z), vdom(c), false);
-    }
-    if (lg < 2 || kop == KFP_EXP || kop == KFP_CLASS) {
-        /* the library per lane */
-        uint64_t fn = nops == 1 ? (uint64_t)(uintptr_t)helper_kfp1
-                      : nops == 2 ? (uint64_t)(uintptr_t)helper_kfp2
-                                  : (uint64_t)(uintptr_t)helper_kfp3;
-        KSV r = call_fp(c, fn, nops, ops, (int64_t)(kop | fmt << KFP_FMT_SHIFT));
-        return wr(c, r, vdom(c), (kop & KFP_OP_MASK) >= KFP_EQ);
-    }
-    c->sp->fp = true;
-    q = lg == 3;
-    t = q ? VT_W64 : VT_W32;
-#define OPV(i) (q ? as64(c, &ops[i]) : as32(c, &ops[i]))
-    switch (kop & KFP_OP_MASK) {
-    case KFP_ADD: case KFP_SUB: case KFP_MUL: case KFP_DIV: case KFP_MAX: case KFP_MIN: {
-        static const VecOp vo[] = { [KFP_ADD] = VO_FADD, [KFP_SUB] = VO_FSUB,
-                                    [KFP_MUL] = VO_FMUL, [KFP_DIV] = VO_FDIV,
-                                    [KFP_MAX] = VO_FMAX, [KFP_MIN] = VO_FMIN };
-        uint16_t a = OPV(0), b = OPV(1);
-        uint16_t v = V(c, vo[kop & KFP_OP_MASK], t, a, b, VEC_NONE, VEC_NONE, 0, 0);
-        return wr(c, q ? kvar64(c, v) : kvar32(c, v, EXT_Z), vdom(c), false);
-    }
-    case KFP_SQRT: case KFP_ABS: {
-        uint16_t v = V(c, (kop & KFP_OP_MASK) == KFP_SQRT ? VO_FSQRT : VO_FABS, t, OPV(0), VEC_NONE,
-                       VEC_NONE, VEC_NONE, 0, 0);
-        return wr(c, q ? kvar64(c, v) : kvar32(c, v, EXT_Z), vdom(c), false);
-    }
-    case KFP_RECIP: {
-        uint16_t one = vconst(c, q ? INT64_C(0x3ff0000000000000) : 0x3f800000, q);
-        uint16_t v = V(c, VO_FDIV, t, one, OPV(0), VEC_NONE, VEC_NONE, 0, 0);
-        return wr(c, q ? kvar64(c, v) : kvar32(c, v, EXT_Z), vdom(c), false);
-    }
-    case KFP_MADD: case KFP_MSUB: case KFP_NMADD: case KFP_NMSUB: {
-        static const uint8_t var[] = { [KFP_MADD] = VFMA_MADD, [KFP_MSUB] = VFMA_MSUB,
-                                       [KFP_NMADD] = VFMA_NMADD, [KFP_NMSUB] = VFMA_NMSUB };
-        VecInsn in;
-        uint16_t v;
-        memset(&in, 0, sizeof(in));
-        in.op = VO_FMA;
-        in.type = (uint8_t)t;
-        in.a = OPV(0);
-        in.b = OPV(1);
-        in.c = OPV(2);
-        in.m = VEC_NONE;
-        in.imm = var[kop & KFP_OP_MASK];
-        in.fn = (uint64_t)(uintptr_t)fma_fb[q][in.imm];
-        if (c->fail) {
-            return false;
-        }
-        v = vec_prog_emit(c->vp, &in);
-        return wr(c, q ? kvar64(c, v) : kvar32(c, v, EXT_Z), vdom(c), false);
-    }
-    case KFP_EQ: case KFP_NE: case KFP_LT: case KFP_GE: {
-        unsigned pred = (kop & KFP_OP_MASK) - KFP_EQ;
-        uint16_t a = OPV(0), b = OPV(1);
-        uint16_t m = V(c, VO_FCMP, VT_MASK, a, b, VEC_NONE, VEC_NONE,
-                       pred | ((kop & KFP_SIGNALING) ? VFC_SIGNAL : 0), (uint8_t)t);
-        return wr(c, kmask(c, m), vdom(c), true);
-    }
-    default:
-        return fail(c);
-    }
-#undef OPV
-}
-
-static bool op_cvt(KSComp *c, unsigned kind)
-{
-    unsigned st = (unsigned)kop_fld(&c->k, LINX_FLD_SrcType) & 31;
-    unsigned dt = (unsigned)kop_fld(&c->k, LINX_FLD_DstType) & 31;
-    bool src_fp = kind == KCVT_F2F || kind == KCVT_F2I;
-    bool dst_fp = kind == KCVT_F2F || kind == KCVT_I2F;
-    LinxFpFormat f;
-    KSV a;
-
-    if ((src_fp ? !linx_fp_format_from_cvt_type(st, &f) : !linx_int_type_valid(st)) ||
-        (dst_fp ? !linx_fp_format_from_cvt_type(dt, &f) : !linx_int_type_valid(dt)) ||
-        !rd_fp(c, LINX_FLD_SrcL, &a)) {
-        return fail(c);
-    }
-    return wr(c,
-              call_fp(c, (uint64_t)(uintptr_t)helper_kcvt, 1, &a,
-                      (int64_t)(kind | st << KCVT_SRC_SHIFT | dt << KCVT_DST_SHIFT)),
-              vdom(c), false);
+    return ks_wr(c, ks_kvar64(c, vec_prog_emit(c->vp, &in)), ks_vdom(c), false);
 }
 
 /* ---------------------------------------------------------------------
@@ -1128,7 +905,7 @@ static const KMemF *kmem_of(unsigned form)
 static int new_stream(KSComp *c, int64_t stride)
 {
     if (c->nstreams >= VEC_MAX_STREAMS) {
-        fail(c);
+        ks_fail(c);
         return 0;
     }
     c->stride[c->nstreams] = stride;
@@ -1140,7 +917,7 @@ static KSAccess *new_access(KSComp *c, KSAccessKind kind, unsigned lg, bool stor
     KSAccess *a;
 
     if (c->sp->nacc >= KS_MAX_ACCESS) {
-        fail(c);
+        ks_fail(c);
         return NULL;
     }
     a = &c->sp->acc[c->sp->nacc++];
@@ -1159,7 +936,7 @@ static bool op_mem(KSComp *c, const KMemF *m)
     LinxFieldId base_f = m->imm && !m->load ? LINX_FLD_SrcR : LINX_FLD_SrcL;
     bool local = kop_fld(&c->k, LINX_FLD_L) != 0;
     bool lane = kop_fld(&c->k, LINX_FLD_C) != 0;
-    bool vd = vdom(c);
+    bool vd = ks_vdom(c);
     uint16_t msk = vd ? pmask(c) : VEC_NONE;
     LinxKReg b, d;
     KSV base, off, addr, idx;
@@ -1167,27 +944,27 @@ static bool op_mem(KSComp *c, const KMemF *m)
     KSAccess *a;
 
     if (!linx_kreg_src((unsigned)kop_fld(&c->k, base_f), &b)) {
-        return fail(c);
+        return ks_fail(c);
     }
     if (b.kind == LINX_KR_TILE) {
         if (m->brg || (!m->load && b.index != LINX_KTILE_TO && b.index != LINX_KTILE_TS)) {
-            return fail(c);
+            return ks_fail(c);
         }
         tile = b.index;
-        base = kconst(0);
+        base = ks_kconst(0);
     } else {
         if (!m->brg || local || !rd_int(c, (unsigned)kop_fld(&c->k, base_f), &base)) {
-            return fail(c);
+            return ks_fail(c);
         }
     }
     if (m->load && (!linx_kreg_dst((unsigned)kop_fld(&c->k, LINX_FLD_RegDst), &d) ||
                     (vd && d.kind == LINX_KR_HAND) || d.kind == LINX_KR_P ||
                     d.kind == LINX_KR_RESERVED)) {
-        return fail(c);
+        return ks_fail(c);
     }
     if (m->imm) {
         int64_t o = kop_fld(&c->k, LINX_FLD_simm24);
-        off = kconst(m->unscaled ? o : (int64_t)((uint64_t)o << m->lg));
+        off = ks_kconst(m->unscaled ? o : (int64_t)((uint64_t)o << m->lg));
     } else {
         unsigned sh = ((unsigned)kop_fld(&c->k, LINX_FLD_shamt) +
                        (!m->load && !m->unscaled ? m->lg : 0)) & 63;
@@ -1203,22 +980,22 @@ static bool op_mem(KSComp *c, const KMemF *m)
         /* per-lane addresses: a gather (bridged loads only) */
         uint16_t av;
         if (!m->load || tile >= 0 || c->body->nphases > 1 || c->store_seen) {
-            return fail(c);
+            return ks_fail(c);
         }
-        av = V(c, VO_ADD, VT_W64, as64(c, &base), as64(c, &off), VEC_NONE, VEC_NONE, 0, 0);
+        av = ks_vop(c, VO_ADD, VT_W64, ks_as64(c, &base), ks_as64(c, &off), VEC_NONE, VEC_NONE, 0, 0);
         if (lane) {
-            uint16_t l = V(c, VO_LANE, VT_W64, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, 0, 0);
-            av = V(c, VO_ADD, VT_W64, av,
-                   V(c, VO_SHLI, VT_W64, l, VEC_NONE, VEC_NONE, VEC_NONE, m->lg, 0), VEC_NONE,
+            uint16_t l = ks_vop(c, VO_LANE, VT_W64, VEC_NONE, VEC_NONE, VEC_NONE, VEC_NONE, 0, 0);
+            av = ks_vop(c, VO_ADD, VT_W64, av,
+                   ks_vop(c, VO_SHLI, VT_W64, l, VEC_NONE, VEC_NONE, VEC_NONE, m->lg, 0), VEC_NONE,
                    VEC_NONE, 0, 0);
         }
         c->sp->gathers = true;
         {
             VecType t = m->lg == 3 ? VT_W64 : VT_W32;
-            uint16_t v = V(c, VO_GATHER, t, av, VEC_NONE, VEC_NONE, msk, VG_ALIGN,
+            uint16_t v = ks_vop(c, VO_GATHER, t, av, VEC_NONE, VEC_NONE, msk, VG_ALIGN,
                            (uint8_t)(m->lg | (m->sign ? 4 : 0)));
-            KSV x = t == VT_W64 ? kvar64(c, v) : kvar32(c, v, m->sign ? EXT_S : EXT_Z);
-            return wr(c, x, vd, false);
+            KSV x = t == VT_W64 ? ks_kvar64(c, v) : ks_kvar32(c, v, m->sign ? EXT_S : EXT_Z);
+            return ks_wr(c, x, vd, false);
         }
     }
     /* lane 0's address, uniform; lane l's: + l * stride */
@@ -1229,31 +1006,31 @@ static bool op_mem(KSComp *c, const KMemF *m)
         addr = kuni(uni(c, KU_ADD, ba.s, oa.s, 0));
     }
     if (!m->load && !lane) {
-        return fail(c); /* every lane stores to one place */
+        return ks_fail(c); /* every lane stores to one place */
     }
     a = new_access(c, tile >= 0 ? KA_TILE : KA_GUEST, m->lg, !m->load,
                    lane ? (int64_t)1 << m->lg : 0);
     if (!a || c->fail) {
-        return fail(c);
+        return ks_fail(c);
     }
     a->tile = (uint8_t)(tile >= 0 ? tile : 0);
     a->base = addr.s;
     if (c->uphase[addr.s] != 0) {
-        return fail(c); /* checked before any phase runs */
+        return ks_fail(c); /* checked before any phase runs */
     }
     if (m->load) {
         VecType t = m->lg == 3 ? VT_W64 : VT_W32;
-        uint16_t v = V(c, VO_LOAD, t, VEC_NONE, VEC_NONE, VEC_NONE, msk, a->stream,
+        uint16_t v = ks_vop(c, VO_LOAD, t, VEC_NONE, VEC_NONE, VEC_NONE, msk, a->stream,
                        (uint8_t)(m->lg | (m->sign ? 4 : 0)));
-        KSV x = t == VT_W64 ? kvar64(c, v) : kvar32(c, v, m->sign ? EXT_S : EXT_Z);
-        return wr(c, x, vd, false);
+        KSV x = t == VT_W64 ? ks_kvar64(c, v) : ks_kvar32(c, v, m->sign ? EXT_S : EXT_Z);
+        return ks_wr(c, x, vd, false);
     } else {
         KSV val;
         uint16_t v;
         if (!rd_field(c, m->imm ? LINX_FLD_SrcL : LINX_FLD_SrcD, &val)) {
             return false;
         }
-        v = m->lg == 3 ? as64(c, &val) : as32(c, &val);
+        v = m->lg == 3 ? ks_as64(c, &val) : ks_as32(c, &val);
         c->store_seen = true;
         vec_prog_op(c->vp, VO_STORE, m->lg == 3 ? VT_W64 : VT_W32, v, VEC_NONE, VEC_NONE, msk,
                     a->stream, m->lg);
@@ -1322,35 +1099,35 @@ static bool ks_insn(KSComp *c)
     case LINX_F_V_CMP_ORI: return op_cmp(c, KC_OR, true);
     case LINX_F_V_CSEL: return op_select(c, false);
     case LINX_F_V_PSEL: return op_select(c, true);
-    case LINX_F_V_FADD: return op_fp(c, KFP_ADD, 2);
-    case LINX_F_V_FSUB: return op_fp(c, KFP_SUB, 2);
-    case LINX_F_V_FMUL: return op_fp(c, KFP_MUL, 2);
-    case LINX_F_V_FDIV: return op_fp(c, KFP_DIV, 2);
-    case LINX_F_V_FMAX: return op_fp(c, KFP_MAX, 2);
-    case LINX_F_V_FMIN: return op_fp(c, KFP_MIN, 2);
-    case LINX_F_V_FEQ: return op_fp(c, KFP_EQ, 2);
-    case LINX_F_V_FNE: return op_fp(c, KFP_NE, 2);
-    case LINX_F_V_FLT: return op_fp(c, KFP_LT, 2);
-    case LINX_F_V_FGE: return op_fp(c, KFP_GE, 2);
-    case LINX_F_V_FEQS: return op_fp(c, KFP_EQ | KFP_SIGNALING, 2);
-    case LINX_F_V_FNES: return op_fp(c, KFP_NE | KFP_SIGNALING, 2);
-    case LINX_F_V_FLTS: return op_fp(c, KFP_LT | KFP_SIGNALING, 2);
-    case LINX_F_V_FGES: return op_fp(c, KFP_GE | KFP_SIGNALING, 2);
-    case LINX_F_V_FMADD: return op_fp(c, KFP_MADD, 3);
-    case LINX_F_V_FMSUB: return op_fp(c, KFP_MSUB, 3);
-    case LINX_F_V_FNMADD: return op_fp(c, KFP_NMADD, 3);
-    case LINX_F_V_FNMSUB: return op_fp(c, KFP_NMSUB, 3);
-    case LINX_F_V_FABS: return op_fp(c, KFP_ABS, 1);
-    case LINX_F_V_FSQRT: return op_fp(c, KFP_SQRT, 1);
-    case LINX_F_V_FRECIP: return op_fp(c, KFP_RECIP, 1);
-    case LINX_F_V_FEXP: return op_fp(c, KFP_EXP, 1);
-    case LINX_F_V_FCLASS: return op_fp(c, KFP_CLASS, 1);
-    case LINX_F_V_FCVT: return op_cvt(c, KCVT_F2F);
-    case LINX_F_V_FCVTI: return op_cvt(c, KCVT_F2I);
-    case LINX_F_V_ICVT: return op_cvt(c, KCVT_I2I);
-    case LINX_F_V_ICVTF: return op_cvt(c, KCVT_I2F);
+    case LINX_F_V_FADD: return ks_op_fp(c, KFP_ADD, 2);
+    case LINX_F_V_FSUB: return ks_op_fp(c, KFP_SUB, 2);
+    case LINX_F_V_FMUL: return ks_op_fp(c, KFP_MUL, 2);
+    case LINX_F_V_FDIV: return ks_op_fp(c, KFP_DIV, 2);
+    case LINX_F_V_FMAX: return ks_op_fp(c, KFP_MAX, 2);
+    case LINX_F_V_FMIN: return ks_op_fp(c, KFP_MIN, 2);
+    case LINX_F_V_FEQ: return ks_op_fp(c, KFP_EQ, 2);
+    case LINX_F_V_FNE: return ks_op_fp(c, KFP_NE, 2);
+    case LINX_F_V_FLT: return ks_op_fp(c, KFP_LT, 2);
+    case LINX_F_V_FGE: return ks_op_fp(c, KFP_GE, 2);
+    case LINX_F_V_FEQS: return ks_op_fp(c, KFP_EQ | KFP_SIGNALING, 2);
+    case LINX_F_V_FNES: return ks_op_fp(c, KFP_NE | KFP_SIGNALING, 2);
+    case LINX_F_V_FLTS: return ks_op_fp(c, KFP_LT | KFP_SIGNALING, 2);
+    case LINX_F_V_FGES: return ks_op_fp(c, KFP_GE | KFP_SIGNALING, 2);
+    case LINX_F_V_FMADD: return ks_op_fp(c, KFP_MADD, 3);
+    case LINX_F_V_FMSUB: return ks_op_fp(c, KFP_MSUB, 3);
+    case LINX_F_V_FNMADD: return ks_op_fp(c, KFP_NMADD, 3);
+    case LINX_F_V_FNMSUB: return ks_op_fp(c, KFP_NMSUB, 3);
+    case LINX_F_V_FABS: return ks_op_fp(c, KFP_ABS, 1);
+    case LINX_F_V_FSQRT: return ks_op_fp(c, KFP_SQRT, 1);
+    case LINX_F_V_FRECIP: return ks_op_fp(c, KFP_RECIP, 1);
+    case LINX_F_V_FEXP: return ks_op_fp(c, KFP_EXP, 1);
+    case LINX_F_V_FCLASS: return ks_op_fp(c, KFP_CLASS, 1);
+    case LINX_F_V_FCVT: return ks_op_cvt(c, KCVT_F2F);
+    case LINX_F_V_FCVTI: return ks_op_cvt(c, KCVT_F2I);
+    case LINX_F_V_ICVT: return ks_op_cvt(c, KCVT_I2I);
+    case LINX_F_V_ICVTF: return ks_op_cvt(c, KCVT_I2F);
     default:
-        return fail(c); /* atomics, anything else */
+        return ks_fail(c); /* atomics, anything else */
     }
 }
 
@@ -1454,7 +1231,7 @@ static void spill_live(KSComp *c, unsigned at)
             continue; /* not read again */
         }
         if (c->sp->nspill >= KS_MAX_SPILL) {
-            fail(c);
+            ks_fail(c);
             return;
         }
         reload(c, x);
@@ -1463,7 +1240,7 @@ static void spill_live(KSComp *c, unsigned at)
             if (!a) {
                 return;
             }
-            vec_prog_op(c->vp, VO_STORE, VT_W32, as32(c, x), VEC_NONE, VEC_NONE, VEC_NONE,
+            vec_prog_op(c->vp, VO_STORE, VT_W32, ks_as32(c, x), VEC_NONE, VEC_NONE, VEC_NONE,
                         a->stream, 2);
         } else if (x->v32 != VEC_NONE && x->ext != EXT_X) {
             a = new_access(c, KA_SPILL, 2, true, 4);
@@ -1477,7 +1254,7 @@ static void spill_live(KSComp *c, unsigned at)
             if (!a) {
                 return;
             }
-            vec_prog_op(c->vp, VO_STORE, VT_W64, as64(c, x), VEC_NONE, VEC_NONE, VEC_NONE,
+            vec_prog_op(c->vp, VO_STORE, VT_W64, ks_as64(c, x), VEC_NONE, VEC_NONE, VEC_NONE,
                         a->stream, 3);
             x->spill64 = true;
         }
@@ -1518,12 +1295,12 @@ static bool phase_end(KSComp *c)
             }
         }
         if (c->vp->ngather_checks > VEC_MAX_GATHER_CHECKS) {
-            return fail(c);
+            return ks_fail(c);
         }
     }
     fn = linx_exec_gen_vec(c->k.ctx->env->exec, c->vp);
     if (!fn) {
-        return fail(c);
+        return ks_fail(c);
     }
     c->sp->fn[c->phase] = fn;
     return true;
@@ -1545,7 +1322,7 @@ static bool barrier(KSComp *c, const KBodyInsn *bi)
         d.kind == LINX_KR_RESERVED ||
         (d.kind != LINX_KR_VEC && d.kind != LINX_KR_HAND && d.kind != LINX_KR_P &&
          d.kind != LINX_KR_ZERO)) {
-        return fail(c);
+        return ks_fail(c);
     }
     memset(r, 0, sizeof(*r));
     r->op = (uint8_t)op;
@@ -1559,14 +1336,14 @@ static bool barrier(KSComp *c, const KBodyInsn *bi)
     if (op >= KX_RDFADD) {
         static const uint8_t vr[] = { [KX_RDFADD] = VR_FADD, [KX_RDFMAX] = VR_FMAX,
                                       [KX_RDFMIN] = VR_FMIN };
-        if (s.size_log2 < 2 || !rd_raw(c, srcl, &v, &s)) {
-            return fail(c);
+        if (s.size_log2 < 2 || !ks_rd_raw(c, srcl, &v, &s)) {
+            return ks_fail(c);
         }
         r->fmt = s.size_log2 == 3 ? LINX_FP64 : LINX_FP32;
         r->w64 = s.size_log2 == 3;
         r->vr = vr[op];
         c->sp->fp = true;
-        vec_prog_op(c->vp, VO_FRED, r->w64 ? VT_W64 : VT_W32, r->w64 ? as64(c, &v) : as32(c, &v),
+        vec_prog_op(c->vp, VO_FRED, r->w64 ? VT_W64 : VT_W32, r->w64 ? ks_as64(c, &v) : ks_as32(c, &v),
                     VEC_NONE, VEC_NONE, m, 0, r->vr);
     } else {
         if (!rd_int(c, srcl, &v)) {
@@ -1578,7 +1355,7 @@ static bool barrier(KSComp *c, const KBodyInsn *bi)
             r->w64 = true;
             r->vr = op == KX_RDMAX ? (s.st ? VR_SMAX : VR_UMAX)
                     : op == KX_RDMIN ? (s.st ? VR_SMIN : VR_UMIN) : vr[op];
-            vec_prog_op(c->vp, VO_RED, VT_W64, as64(c, &v), VEC_NONE, VEC_NONE, m, 0, r->vr);
+            vec_prog_op(c->vp, VO_RED, VT_W64, ks_as64(c, &v), VEC_NONE, VEC_NONE, m, 0, r->vr);
         } else {
             static const uint8_t vr[] = { [KX_RDAND] = VR_AND, [KX_RDOR] = VR_OR,
                                           [KX_RDXOR] = VR_XOR };
@@ -1586,7 +1363,7 @@ static bool barrier(KSComp *c, const KBodyInsn *bi)
             r->sign32 = s.st;
             r->vr = op == KX_RDMAX ? (s.st ? VR_SMAX : VR_UMAX)
                     : op == KX_RDMIN ? (s.st ? VR_SMIN : VR_UMIN) : vr[op];
-            vec_prog_op(c->vp, VO_RED, VT_W32, as32(c, &v), VEC_NONE, VEC_NONE, m, 0, r->vr);
+            vec_prog_op(c->vp, VO_RED, VT_W32, ks_as32(c, &v), VEC_NONE, VEC_NONE, m, 0, r->vr);
         }
     }
     spill_live(c, c->k.index);
@@ -1656,10 +1433,10 @@ const KSProg *ks_compile(KCtx *k)
     sp->nphases = b->nphases;
     for (unsigned q = 0; q < LINX_KQUEUES; q++) {
         for (unsigned e = 0; e < LINX_KQUEUE_DEPTH; e++) {
-            c->q[q][e] = kconst(0);
+            c->q[q][e] = ks_kconst(0);
         }
     }
-    c->p = kconst(1);
+    c->p = ks_kconst(1);
     liveness(c);
     phase_begin(c);
     for (unsigned i = 0; i < b->n && !c->fail; i++) {
@@ -1671,7 +1448,7 @@ const KSProg *ks_compile(KCtx *k)
         } else {
             sp->ninsns[c->phase]++;
             if (!ks_insn(c)) {
-                fail(c);
+                ks_fail(c);
             }
         }
     }
