@@ -78,6 +78,11 @@ void ir_context_free(IRContext *ir)
     for (unsigned i = 1; i < ir->nglobals; i++) {
         g_free((char *)ir->temps[i].name);
     }
+    for (unsigned i = 0; i < IR_NB_PASS_SCRATCH; i++) {
+        if (ir->pass_scratch[i].p && ir->pass_scratch[i].free) {
+            ir->pass_scratch[i].free(ir->pass_scratch[i].p);
+        }
+    }
     g_free(ir->insns);
     g_free(ir->temps);
     g_free(ir->helpers);

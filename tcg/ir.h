@@ -153,6 +153,13 @@ typedef struct IRHelperInfo {
 
 #define IR_MAX_ARGS 12
 
+/* IRContext.pass_scratch slots. */
+enum {
+    IR_SCRATCH_OPTIMIZER,
+    IR_SCRATCH_BACKEND,
+    IR_NB_PASS_SCRATCH
+};
+
 typedef struct IRInsn {
     uint16_t op;  /* IROpcode */
     uint8_t nout; /* actual counts (differ from ir_op_info only for call) */
@@ -172,6 +179,15 @@ typedef struct IRContext {
     IRTemp env;        /* the fixed CPU-state pointer temp */
     const IRHelperInfo **helpers; /* helper table indexed by call c0 */
     unsigned nhelpers, helpers_cap;
+    /* Working memory of the passes that run on this context's op list
+     * (optimiser, backend), kept from one TB to the next so a translation
+     * allocates and clears nothing it does not use (docs/performance.md,
+     * "Translation cost").  Owned by the pass that set it; freed by
+     * ir_context_free() through .free. */
+    struct {
+        void *p;
+        void (*free)(void *p);
+    } pass_scratch[IR_NB_PASS_SCRATCH];
 } IRContext;
 
 IRContext *ir_context_new(void);

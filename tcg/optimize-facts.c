@@ -142,10 +142,6 @@ static void opt_touch(OptContext *s, IRTemp t)
     }
 }
 
-IRTempKind opt_temp_kind(const OptContext *s, IRTemp t)
-{
-    return (IRTempKind)s->ir->temps[t].kind;
-}
 
 static int opt_temp_rank(const OptContext *s, IRTemp t)
 {
@@ -176,9 +172,19 @@ void opt_reset_temp(OptContext *s, IRTemp t)
     opt_touch(s, t);
 }
 
+/* Empty the common-subexpression table: a new generation. */
+void opt_next_expr_gen(OptContext *s)
+{
+    if (++s->expr_gen == 0) {
+        /* Wrapped: entries may carry any number; clear them once. */
+        memset(s->exprs, 0, s->exprs_alloc * sizeof(*s->exprs));
+        s->expr_gen = 1;
+    }
+}
+
 void opt_reset_all(OptContext *s, bool full)
 {
-    s->expr_gen++;
+    opt_next_expr_gen(s);
     if (full) {
         s->ninit = 0;
         opt_grow(s);
@@ -228,12 +234,13 @@ IRTemp opt_canonical_const(OptContext *s, uint64_t v, IRTemp have)
         }
         for (unsigned i = 0; i < s->consts_cap; i++) {
             s->consts[i].temp = IR_NO_TEMP;
+            s->consts[i].gen = 0;
         }
         s->consts_used = 0;
         for (unsigned i = 0; i < old_cap; i++) {
-            if (old[i].temp != IR_NO_TEMP) {
+            if (old[i].gen == s->const_gen && old[i].temp != IR_NO_TEMP) {
                 unsigned h = (unsigned)((old[i].value * 0x9e3779b97f4a7c15ull) >> 40);
-                while (s->consts[h & (s->consts_cap - 1)].temp != IR_NO_TEMP) {
+                while (s->consts[h & (s->consts_cap - 1)].gen == s->const_gen) {
                     h++;
                 }
                 s->consts[h & (s->consts_cap - 1)] = old[i];
@@ -245,8 +252,9 @@ IRTemp opt_canonical_const(OptContext *s, uint64_t v, IRTemp have)
     unsigned h = (unsigned)((v * 0x9e3779b97f4a7c15ull) >> 40);
     for (;; h++) {
         OptConstEntry *e = &s->consts[h & (s->consts_cap - 1)];
-        if (e->temp == IR_NO_TEMP) {
+        if (e->gen != s->const_gen) {
             e->value = v;
+            e->gen = s->const_gen;
             e->temp = have != IR_NO_TEMP ? have : ir_const(s->ir, (int64_t)v);
             s->consts_used++;
             opt_grow(s);

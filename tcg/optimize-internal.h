@@ -39,7 +39,8 @@ typedef struct OptTemp {
 
 typedef struct OptConstEntry {
     uint64_t value;
-    IRTemp temp; /* IR_NO_TEMP: empty */
+    IRTemp temp;  /* IR_NO_TEMP: empty */
+    uint32_t gen; /* entries of another OptContext.const_gen are empty */
 } OptConstEntry;
 
 /* A pure op computed earlier: valid while none of its temps changed
@@ -68,13 +69,22 @@ typedef struct OptContext {
     unsigned *label_refs; /* references by live br/brcond, per label */
     OptConstEntry *consts;   /* open-addressing cache value -> const temp */
     unsigned consts_cap, consts_used;
+    uint32_t const_gen;      /* one per ir_optimize() call */
+    unsigned label_refs_cap;
+    uint8_t *live, *gdead;   /* dead-code pass, per temp / per global */
+    unsigned live_cap, gdead_cap;
     bool changed;
     bool cfg_changed; /* a branch or label went: another round may find more */
     /* Common subexpressions of the current extended block. */
     OptExpr *exprs;
-    unsigned exprs_cap; /* power of two */
-    uint32_t expr_gen;  /* entries of other generations are empty */
+    unsigned exprs_cap;   /* power of two: the part used for this TB */
+    unsigned exprs_alloc; /* entries allocated (>= exprs_cap) */
+    uint32_t expr_gen;    /* entries of other generations are empty */
 } OptContext;
+
+/* The OptContext is kept between TBs in IRContext.pass_scratch (its
+ * arrays only grow; the tables are emptied by a new generation number,
+ * not by clearing them), so translating a block allocates nothing. */
 
 /* ---- optimize-facts.c: predicates, temp facts (see the definitions) ---- */
 IRCond opt_swap_cond(IRCond c);
@@ -82,7 +92,11 @@ int opt_cond_same_operands(IRCond c);
 bool opt_op_is_pure(IROpcode op);
 bool opt_op_is_commutative(IROpcode op);
 void opt_grow(OptContext *s);
-IRTempKind opt_temp_kind(const OptContext *s, IRTemp t);
+static inline IRTempKind opt_temp_kind(const OptContext *s, IRTemp t)
+{
+    return (IRTempKind)s->ir->temps[t].kind;
+}
+void opt_next_expr_gen(OptContext *s);
 void opt_reset_temp(OptContext *s, IRTemp t);
 void opt_reset_all(OptContext *s, bool full);
 void opt_reset_globals(OptContext *s);

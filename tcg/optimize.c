@@ -533,6 +533,23 @@ static bool op_observes_globals(const OptContext *s, const IRInsn *insn)
     return (op >= IR_ld8u && op <= IR_ld64) || (op >= IR_st8 && op <= IR_st64);
 }
 
+/* At least @n bytes at *@p (grown, contents not kept); false when out
+ * of memory. */
+static bool opt_grow_bytes(uint8_t **p, unsigned *cap, unsigned n)
+{
+    if (n <= *cap && *p) {
+        return true;
+    }
+    unsigned c = *cap ? *cap : 64;
+    while (c < n) {
+        c *= 2;
+    }
+    free(*p);
+    *p = malloc(c);
+    *cap = *p ? c : 0;
+    return *p != NULL;
+}
+
 static void opt_dead_code(OptContext *s)
 {
     IRContext *ir = s->ir;
@@ -540,12 +557,16 @@ static void opt_dead_code(OptContext *s)
     /* live[t]: a local's value is read later.  For a global, the value it
      * holds here is dead (gdead[t]) when the global is discarded or
      * written again before anything may observe it. */
-    uint8_t *live = calloc(ir->ntemps ? ir->ntemps : 1, 1);
-    uint8_t *gdead = calloc(nglobals ? nglobals : 1, 1);
+    uint8_t *live, *gdead;
 
-    if (!live || !gdead) {
+    if (!opt_grow_bytes(&s->live, &s->live_cap, ir->ntemps) ||
+        !opt_grow_bytes(&s->gdead, &s->gdead_cap, nglobals)) {
         abort();
     }
+    live = s->live;
+    gdead = s->gdead;
+    memset(live, 0, ir->ntemps);
+    memset(gdead, 0, nglobals);
     for (unsigned i = ir->ninsns; i-- > 0;) {
         IRInsn *insn = &ir->insns[i];
         IROpcode op = (IROpcode)insn->op;
@@ -600,8 +621,6 @@ static void opt_dead_code(OptContext *s)
             }
         }
     }
-    free(gdead);
-    free(live);
 }
 
 static void opt_compact(IRContext *ir)
@@ -619,36 +638,86 @@ static void opt_compact(IRContext *ir)
     ir->ninsns = n;
 }
 
-void ir_optimize(IRContext *ir)
+static void opt_scratch_free(void *p)
 {
-    OptContext s = { .ir = ir };
+    OptContext *s = p;
 
-    s.label_refs = calloc(ir->nlabels ? ir->nlabels : 1, sizeof(*s.label_refs));
-    s.exprs_cap = 64;
-    while (s.exprs_cap < 2 * ir->ninsns) {
-        s.exprs_cap *= 2;
+    free(s->label_refs);
+    free(s->exprs);
+    free(s->consts);
+    free(s->touched);
+    free(s->t);
+    free(s->live);
+    free(s->gdead);
+    free(s);
+}
+
+/* The context's kept OptContext (docs/performance.md), ready for @ir's
+ * op list: per-TB counters reset, the constant and expression tables
+ * emptied by new generations, the arrays grown to size. */
+static OptContext *opt_begin(IRContext *ir)
+{
+    OptContext *s = ir->pass_scratch[IR_SCRATCH_OPTIMIZER].p;
+    unsigned cap = 64;
+
+    if (!s) {
+        s = calloc(1, sizeof(*s));
+        if (!s) {
+            abort();
+        }
+        ir->pass_scratch[IR_SCRATCH_OPTIMIZER].p = s;
+        ir->pass_scratch[IR_SCRATCH_OPTIMIZER].free = opt_scratch_free;
     }
-    s.exprs = calloc(s.exprs_cap, sizeof(*s.exprs));
-    if (!s.label_refs || !s.exprs) {
+    s->ir = ir;
+    s->ninit = 0;
+    s->ntouched = 0;
+    s->seq = 0;
+    s->consts_used = 0;
+    if (++s->const_gen == 0) {
+        for (unsigned i = 0; i < s->consts_cap; i++) {
+            s->consts[i].gen = 0;
+        }
+        s->const_gen = 1;
+    }
+    if (ir->nlabels > s->label_refs_cap || !s->label_refs) {
+        unsigned n = ir->nlabels ? ir->nlabels : 1;
+        free(s->label_refs);
+        s->label_refs = malloc(n * sizeof(*s->label_refs));
+        s->label_refs_cap = n;
+    }
+    /* The table's size for this TB (as many probes land as before the
+     * table was kept); the allocation only grows. */
+    while (cap < 2 * ir->ninsns) {
+        cap *= 2;
+    }
+    if (cap > s->exprs_alloc) {
+        free(s->exprs);
+        s->exprs = calloc(cap, sizeof(*s->exprs));
+        s->exprs_alloc = cap;
+        s->expr_gen = 0;
+    }
+    s->exprs_cap = cap;
+    if (!s->label_refs || !s->exprs) {
         abort();
     }
+    return s;
+}
+
+void ir_optimize(IRContext *ir)
+{
+    OptContext *s = opt_begin(ir);
+
     /* Folding and dead code settle in one round; only a branch or label
      * that went away can expose more (longer blocks, unreachable code). */
     for (unsigned round = 0; round < OPT_MAX_ROUNDS; round++) {
-        s.changed = false;
-        s.cfg_changed = false;
-        opt_grow(&s);
-        opt_forward(&s);
-        opt_dead_code(&s);
-        if (!s.cfg_changed) {
+        s->changed = false;
+        s->cfg_changed = false;
+        opt_grow(s);
+        opt_forward(s);
+        opt_dead_code(s);
+        if (!s->cfg_changed) {
             break;
         }
     }
     opt_compact(ir);
-    free(s.label_refs);
-    free(s.exprs);
-    free(s.consts);
-    free(s.touched);
-    free(s.t);
 }
-

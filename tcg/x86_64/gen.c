@@ -207,26 +207,76 @@ static void gen_reset(X86Gen *g, uint8_t *buf, uintptr_t rx, size_t cap)
     g->unreachable = false;
     g->nslots = X86_FRAME_STATIC_SLOTS + g->frame_ext / 8;
     if (g->slot_busy) {
-        memset(g->slot_busy, 0, g->slot_cap);
+        memset(g->slot_busy, 0, g->slots_high); /* busy slots are below slots_high */
     }
     g->slots_high = 0;
     g->tb->jmp_insn_offset[0] = g->tb->jmp_insn_offset[1] = UINT32_MAX;
     g->tb->jmp_reset_offset[0] = g->tb->jmp_reset_offset[1] = UINT32_MAX;
 }
 
-static void gen_free(X86Gen *g, uint32_t *first_use)
+/* The per-TB arrays live in the IR context's backend scratch between
+ * TBs (IRContext.pass_scratch): they only grow, and nothing is cleared
+ * that the next TB does not use.  X86_SCRATCH_ARRAYS lists them. */
+#define X86_SCRATCH_ARRAYS(X)                                                            \
+    X(temps, temps_cap)                                                                  \
+    X(next_after, next_after_cap)                                                        \
+    X(label_pos, label_pos_cap)                                                          \
+    X(first_use, first_use_cap)                                                          \
+    X(label_refs, label_refs_cap)                                                        \
+    X(slow, slow_cap)                                                                    \
+    X(stubs, stubs_cap)                                                                  \
+    X(sync, sync_cap)                                                                    \
+    X(marks, marks_cap)                                                                  \
+    X(slot_busy, slot_cap)                                                               \
+    X(active, active_cap)                                                                \
+    X(dirty, dirty_cap)
+
+typedef struct X86Scratch {
+#define X86_SCRATCH_FIELD(arr, cap) void *arr; unsigned cap;
+    X86_SCRATCH_ARRAYS(X86_SCRATCH_FIELD)
+#undef X86_SCRATCH_FIELD
+} X86Scratch;
+
+static void scratch_free(void *p)
 {
-    free(first_use);
-    free(g->temps);
-    free(g->next_after);
-    free(g->label_pos);
-    free(g->label_refs);
-    free(g->slow);
-    free(g->stubs);
-    free(g->sync);
-    free(g->marks);
-    free(g->slot_busy);
-    free(g->active);
+    X86Scratch *sc = p;
+
+#define X86_SCRATCH_FREE(arr, cap) free(sc->arr);
+    X86_SCRATCH_ARRAYS(X86_SCRATCH_FREE)
+#undef X86_SCRATCH_FREE
+    free(sc);
+}
+
+/* Borrow the context's arrays for @g; NULL when out of memory. */
+static X86Scratch *scratch_take(X86Gen *g)
+{
+    IRContext *ir = g->ir;
+    X86Scratch *sc = ir->pass_scratch[IR_SCRATCH_BACKEND].p;
+
+    if (!sc) {
+        sc = calloc(1, sizeof(*sc));
+        if (!sc) {
+            return NULL;
+        }
+        ir->pass_scratch[IR_SCRATCH_BACKEND].p = sc;
+        ir->pass_scratch[IR_SCRATCH_BACKEND].free = scratch_free;
+    }
+#define X86_SCRATCH_TAKE(arr, cap) g->arr = sc->arr; g->cap = sc->cap;
+    X86_SCRATCH_ARRAYS(X86_SCRATCH_TAKE)
+#undef X86_SCRATCH_TAKE
+    return sc;
+}
+
+/* Give the (possibly grown) arrays back; the spill-slot map is left all
+ * free for the next TB. */
+static void scratch_give(X86Gen *g, X86Scratch *sc)
+{
+    if (g->slot_busy) {
+        memset(g->slot_busy, 0, g->slots_high);
+    }
+#define X86_SCRATCH_GIVE(arr, cap) sc->arr = g->arr; sc->cap = g->cap;
+    X86_SCRATCH_ARRAYS(X86_SCRATCH_GIVE)
+#undef X86_SCRATCH_GIVE
 }
 
 bool backend_gen_tb(BackendState *bs, CodeBuffer *cb, IRContext *ir, TranslationBlock *tb,
@@ -234,33 +284,40 @@ bool backend_gen_tb(BackendState *bs, CodeBuffer *cb, IRContext *ir, Translation
 {
     X86Gen g = { .bs = bs, .ir = ir, .tb = tb, .ntemps = ir->ntemps };
     size_t start = (cb->used + TB_CODE_ALIGN - 1) & ~(size_t)(TB_CODE_ALIGN - 1);
-    uint32_t *first_use;
+    unsigned ndirty = (ir->nglobals + 63) / 64;
+    X86Scratch *sc;
     bool ok = true;
 
     if (start >= cb->size) {
         return false;
     }
-    g.temps = calloc(g.ntemps ? g.ntemps : 1, sizeof(*g.temps));
-    g.next_after = calloc(ir->ninsns ? (size_t)ir->ninsns * IR_MAX_ARGS : 1, sizeof(uint32_t));
-    g.label_pos = calloc(ir->nlabels ? ir->nlabels : 1, sizeof(*g.label_pos));
-    first_use = calloc(g.ntemps ? g.ntemps : 1, sizeof(*first_use));
-    if (!g.temps || !g.next_after || !g.label_pos || !first_use) {
-        gen_free(&g, first_use);
+    sc = scratch_take(&g);
+    if (!sc ||
+        !x86_grow((void **)&g.temps, &g.temps_cap, g.ntemps ? g.ntemps : 1, sizeof(*g.temps)) ||
+        !x86_grow((void **)&g.next_after, &g.next_after_cap,
+                  ir->ninsns ? ir->ninsns * IR_MAX_ARGS : 1, sizeof(uint32_t)) ||
+        !x86_grow((void **)&g.label_pos, &g.label_pos_cap, ir->nlabels ? ir->nlabels : 1,
+                  sizeof(*g.label_pos)) ||
+        !x86_grow((void **)&g.first_use, &g.first_use_cap, g.ntemps ? g.ntemps : 1,
+                  sizeof(*g.first_use)) ||
+        !x86_grow((void **)&g.dirty, &g.dirty_cap, ndirty ? ndirty : 1, sizeof(*g.dirty))) {
+        if (sc) {
+            scratch_give(&g, sc);
+        }
         return false;
     }
     for (unsigned i = 0; i < ir->ninsns; i++) {
         if (!ir->insns[i].dead && !check_operands(&g, &ir->insns[i], i)) {
-            gen_free(&g, first_use);
             abort();
         }
     }
-    compute_liveness(&g, first_use);
+    compute_liveness(&g, g.first_use);
 
     uint8_t *buf = cb->rw + start;
     uintptr_t rx = (uintptr_t)cb->rx + start;
     for (int attempt = 0; attempt < 2; attempt++) {
         gen_reset(&g, buf, rx, cb->size - start);
-        gen_body(&g, first_use, log_asm != NULL);
+        gen_body(&g, g.first_use, log_asm != NULL);
         if (g.slots_high <= g.nslots || g.e.overflow) {
             break;
         }
@@ -281,6 +338,6 @@ bool backend_gen_tb(BackendState *bs, CodeBuffer *cb, IRContext *ir, Translation
             x86_disas_tb(log_asm, &g, buf, g.e.pos);
         }
     }
-    gen_free(&g, first_use);
+    scratch_give(&g, sc);
     return ok;
 }

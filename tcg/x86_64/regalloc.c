@@ -25,6 +25,7 @@
  *     the epilogue stores it when the JIT returns.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "x86-gen.h"
 
@@ -70,10 +71,15 @@ void ra_init_tb(X86Gen *g)
     if (g->pin_on) {
         g->reg_owner[X86_PINNED_REG] = X86_OWNER_FIXED;
     }
+    g->ndirty = (g->ir->nglobals + 63) / 64;
+    memset(g->dirty, 0, g->ndirty * sizeof(*g->dirty));
     for (unsigned i = 0; i < g->ntemps; i++) {
         const IRTempInfo *ti = &g->ir->temps[i];
         X86Temp *ts = &g->temps[i];
         ts->kind = ti->kind;
+        ts->reg = 0;
+        ts->slot = 0;
+        ts->cval = 0;
         ts->has_slot = false;
         ts->active = false;
         ts->pinned = false;
@@ -95,6 +101,7 @@ void ra_init_tb(X86Gen *g)
                 ts->reg = X86_PINNED_REG;
                 ts->mem_coherent = false;
                 g->reg_owner[X86_PINNED_REG] = i;
+                ra_touch_global(g, i);
                 g->pinned_temp = i;
             }
             break;
@@ -359,6 +366,7 @@ static void bind(X86Gen *g, IRTemp t, int r)
         ts->loc = X86_VAL_REG;
         ts->reg = r;
         g->reg_owner[r] = t;
+        ra_touch_global(g, t);
     }
     g->locked |= X86_REG_BIT(r);
 }
@@ -517,6 +525,7 @@ void ra_set_output_reg(X86Gen *g, IRTemp t, int reg)
             g->locked |= X86_REG_BIT(reg);
         }
         ts->mem_coherent = false;
+        ra_touch_global(g, t);
         return;
     }
     if (ts->loc == X86_VAL_REG && ts->reg != reg && g->reg_owner[ts->reg] == t) {
@@ -531,6 +540,7 @@ void ra_set_output_reg(X86Gen *g, IRTemp t, int reg)
     ts->loc = X86_VAL_REG;
     ts->reg = reg;
     ts->mem_coherent = false;
+    ra_touch_global(g, t);
     track_local(g, t);
 }
 
@@ -562,6 +572,7 @@ void ra_set_output_const(X86Gen *g, IRTemp t, uint64_t v)
     if (ts->pinned) {
         x86_movi(&g->e, X86_PINNED_REG, v);
         ts->mem_coherent = false;
+        ra_touch_global(g, t);
         return;
     }
     if (ts->loc == X86_VAL_REG && g->reg_owner[ts->reg] == t) {
@@ -570,6 +581,7 @@ void ra_set_output_const(X86Gen *g, IRTemp t, uint64_t v)
     ts->loc = X86_VAL_CONST;
     ts->cval = (int64_t)v;
     ts->mem_coherent = false;
+    ra_touch_global(g, t);
     track_local(g, t);
 }
 
@@ -650,7 +662,8 @@ bool ra_temp_live_after(X86Gen *g, const IRInsn *insn, IRTemp t)
 
 void ra_sync_globals(X86Gen *g)
 {
-    for (unsigned i = 0; i < g->ir->nglobals && i < g->ntemps; i++) {
+    unsigned i;
+    RA_FOR_EACH_TOUCHED_GLOBAL(g, i) {
         if (g->temps[i].kind == IR_TEMP_GLOBAL) {
             ra_sync_temp(g, i);
         }
@@ -659,7 +672,8 @@ void ra_sync_globals(X86Gen *g)
 
 void ra_sync_globals_at_boundary(X86Gen *g)
 {
-    for (unsigned i = 0; i < g->ir->nglobals && i < g->ntemps; i++) {
+    unsigned i;
+    RA_FOR_EACH_TOUCHED_GLOBAL(g, i) {
         if (g->temps[i].kind == IR_TEMP_GLOBAL && !g->temps[i].pinned) {
             ra_sync_temp(g, i);
         }
@@ -671,7 +685,8 @@ void ra_drop_globals(X86Gen *g, uint16_t regs)
     if (g->pin_on && regs == X86_ALLOCATABLE) {
         reload_pinned(g);
     }
-    for (unsigned i = 0; i < g->ir->nglobals && i < g->ntemps; i++) {
+    unsigned i;
+    RA_FOR_EACH_TOUCHED_GLOBAL(g, i) {
         X86Temp *ts = &g->temps[i];
         if (ts->kind != IR_TEMP_GLOBAL || ts->pinned) {
             continue;
@@ -693,7 +708,8 @@ void ra_env_access(X86Gen *g, int64_t off, unsigned size, bool is_store)
         (int64_t)g->bs->pinned_env_offset < off + (int64_t)size) {
         g->pinned_reload = true; /* after the store (ra_end_op) */
     }
-    for (unsigned i = 0; i < g->ir->nglobals && i < g->ntemps; i++) {
+    unsigned i;
+    RA_FOR_EACH_TOUCHED_GLOBAL(g, i) {
         X86Temp *ts = &g->temps[i];
         if (ts->kind != IR_TEMP_GLOBAL || off >= (int64_t)ts->env_offset + 8 ||
             (int64_t)ts->env_offset >= off + (int64_t)size) {
@@ -750,7 +766,8 @@ void ra_evict_call_clobbered(X86Gen *g, const IRInsn *insn)
 
 void ra_at_label(X86Gen *g)
 {
-    for (unsigned i = 0; i < g->ir->nglobals && i < g->ntemps; i++) {
+    unsigned i;
+    RA_FOR_EACH_TOUCHED_GLOBAL(g, i) {
         X86Temp *ts = &g->temps[i];
         if (ts->pinned) {
             /* Other paths into the label may not have stored it. */
@@ -783,7 +800,8 @@ uint32_t ra_record_dirty_globals(X86Gen *g, uint32_t *count, bool branch)
 {
     uint32_t start = g->nsync;
 
-    for (unsigned i = 0; i < g->ir->nglobals && i < g->ntemps; i++) {
+    unsigned i;
+    RA_FOR_EACH_TOUCHED_GLOBAL(g, i) {
         X86Temp *ts = &g->temps[i];
         if (ts->kind != IR_TEMP_GLOBAL || ts->mem_coherent || (branch && ts->pinned) ||
             (ts->loc != X86_VAL_REG && ts->loc != X86_VAL_CONST)) {

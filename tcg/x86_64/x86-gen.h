@@ -158,7 +158,17 @@ typedef struct X86Gen {
 
     /* Per temp. */
     X86Temp *temps;
-    unsigned ntemps;
+    unsigned ntemps, temps_cap;
+    uint32_t *first_use; /* liveness: each temp's first reader */
+    unsigned first_use_cap;
+
+    /* Globals whose state may differ from "in env, coherent" (bit i of
+     * word i / 64: temp i): set by ra_touch_global() whenever a global is
+     * loaded, written or pinned; the passes over globals (sync, drop,
+     * label, env access, slow-path write-back) visit only these, in
+     * increasing temp order (the order of a scan of all globals). */
+    uint64_t *dirty;
+    unsigned ndirty, dirty_cap;
 
     /* Locals that got a value since the last label (X86Temp.active). */
     IRTemp *active;
@@ -171,6 +181,7 @@ typedef struct X86Gen {
     /* Liveness: for op i, next_after[i * IR_MAX_ARGS + k] is the next op
      * after i that reads temp operand k (outputs first), or X86_NEVER. */
     uint32_t *next_after;
+    unsigned next_after_cap;
     unsigned cur;      /* index of the op being generated */
 
     /* Spill slots. */
@@ -182,6 +193,7 @@ typedef struct X86Gen {
 
     /* Labels. */
     int64_t *label_pos;   /* -1 until set */
+    unsigned label_pos_cap;
     X86LabelRef *label_refs;
     unsigned nlabel_refs, label_refs_cap;
 
@@ -217,6 +229,21 @@ bool x86_arg_dies(X86Gen *g, const IRInsn *insn, unsigned k);
 
 /* ---- regalloc.c ---- */
 void ra_init_tb(X86Gen *g);
+
+/* Global @t may leave its initial state (see X86Gen.dirty). */
+static inline void ra_touch_global(X86Gen *g, IRTemp t)
+{
+    if (g->temps[t].kind == IR_TEMP_GLOBAL) {
+        g->dirty[t / 64] |= 1ull << (t % 64);
+    }
+}
+
+/* for (i = each global in X86Gen.dirty, increasing) */
+#define RA_FOR_EACH_TOUCHED_GLOBAL(g, i)                                                 \
+    for (unsigned ra_w_ = 0; ra_w_ < (g)->ndirty; ra_w_++)                                \
+        for (uint64_t ra_m_ = (g)->dirty[ra_w_];                                         \
+             ra_m_ && ((i) = ra_w_ * 64 + (unsigned)__builtin_ctzll(ra_m_), true);       \
+             ra_m_ &= ra_m_ - 1)
 /* Load temp @t into a register from @allowed (prefer @prefer) and lock it. */
 int ra_load(X86Gen *g, IRTemp t, uint16_t allowed, uint16_t prefer);
 /* Load @t into exactly @reg, moving out whatever is there (locks @reg). */
