@@ -66,6 +66,11 @@ struct LinxExecContext {
     /* Translation (under the exec lock). */
     IRContext *ir;
     const LinxTargetOps *target;
+    /* TBs keep their optimised op list (tb->ir) for the interpreter:
+     * always under -accel interp; under the JIT only once a TB was run by
+     * the interpreter (linx_exec_step), which flushes the TBs made
+     * without it (docs/performance.md, "Translation cost"). */
+    bool keep_ir;
 
     /* JIT. */
     int vec_isa;            /* VecIsa of the vector lane programs (tcg/vec.h) */

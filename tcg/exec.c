@@ -385,11 +385,12 @@ void linx_exec_log_stats(LinxExecContext *ec)
                     " chains=%" PRIu64 " flushes=%" PRIu64 " invalidations=%" PRIu64
                     " jc_hits=%" PRIu64 " jc_misses=%" PRIu64 " buffer_full=%" PRIu64
                     " host_faults=%" PRIu64 " guest_insns_translated=%" PRIu64
-                    " ns_frontend=%" PRIu64 " ns_optimize=%" PRIu64 " ns_backend=%" PRIu64 "\n",
+                    " ns_frontend=%" PRIu64 " ns_optimize=%" PRIu64 " ns_backend=%" PRIu64
+                    " ns_translate=%" PRIu64 " ns_clock_read=%" PRIu64 "\n",
                     st->tbs_translated, st->tbs_executed, st->chains, st->flushes,
                     st->invalidations, st->jc_hits, st->jc_misses, st->buffer_full,
                     st->host_faults, st->guest_insns_translated, st->ns_frontend,
-                    st->ns_optimize, st->ns_backend);
+                    st->ns_optimize, st->ns_backend, st->ns_translate, st->ns_clock_read);
 }
 
 /* ------------------------------------------------------------------ */
@@ -493,6 +494,33 @@ static uint64_t stage_clock(const LinxExecContext *ec)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* What one reading of the thread CPU clock adds to an interval between
+ * two readings (a system call, about 0.5 us here: as much as a stage of
+ * a small TB): the smallest of 32 back-to-back pairs, measured once.
+ * The stage times subtract it per interval, so they count translation
+ * work only (an underestimate of the cost subtracted: the stages read
+ * the clock with colder caches). */
+static uint64_t clock_read_cost(LinxExecContext *ec)
+{
+    if (!ec->stats.ns_clock_read && (ec->log.mask & LINX_LOG_STATS)) {
+        uint64_t best = UINT64_MAX;
+        for (unsigned i = 0; i < 32; i++) {
+            uint64_t a = stage_clock(ec), b = stage_clock(ec);
+            best = b - a < best ? b - a : best;
+        }
+        ec->stats.ns_clock_read = best ? best : 1;
+    }
+    return ec->stats.ns_clock_read;
+}
+
+/* @end - @start less @reads readings' cost (not below 0). */
+static uint64_t stage_ns(LinxExecContext *ec, uint64_t start, uint64_t end, unsigned reads)
+{
+    uint64_t d = end - start, c = (uint64_t)reads * clock_read_cost(ec);
+
+    return d > c ? d - c : 0;
+}
+
 /* Translate the block at (pc, flags) under the exec lock.  NULL when the
  * TB memory or the code buffer is full: the caller reclaims (an exclusive
  * section, without the lock) and tries again; @after_flush says it did,
@@ -501,24 +529,29 @@ static TranslationBlock *tb_gen_code(LinxExecContext *ec, CPULinxState *env, uin
                                      uint32_t flags, bool after_flush)
 {
     FILE *lf = linx_log_file(&ec->log);
-    uint64_t t0, t1;
+    /* -d stats: clock readings at the start (t_start), after the front
+     * end (t_front), after the optimiser (t_opt), around the backend and
+     * at the end; the whole (ns_translate) also counts what lies between
+     * the stages (the TB's memory, its op list, the hash insertion). */
+    uint64_t t_start, t_front, t_opt, t0;
 
     if (ec->arena_bytes >= ec->max_tb_memory && !after_flush) {
         return NULL;
     }
     for (unsigned attempt = after_flush ? 1 : 0;; attempt++) {
+        t_start = stage_clock(ec);
         TranslationBlock *tb = tb_arena_alloc(ec, sizeof(TranslationBlock));
         uint64_t last;
+        unsigned reads = 3; /* clock readings inside [t_start, end] */
 
         memset(tb, 0, sizeof(*tb));
         tb->pc = pc;
         tb->flags = flags;
         tb->page_addr[1] = UINT64_MAX;
-        t0 = stage_clock(ec);
         ir_reset(ec->ir);
         ec->target->translate(env, ec->ir, tb);
-        t1 = stage_clock(ec);
-        ec->stats.ns_frontend += t1 - t0;
+        t_front = stage_clock(ec);
+        ec->stats.ns_frontend += stage_ns(ec, t_start, t_front, 1);
         ec->stats.guest_insns_translated += tb->icount;
         if (linx_log_enabled(&ec->log, LINX_LOG_IN_ASM) && attempt == 0) {
             log_in_asm(ec, env, tb);
@@ -533,7 +566,6 @@ static TranslationBlock *tb_gen_code(LinxExecContext *ec, CPULinxState *env, uin
             bad_ir(ec, tb, "from the front end");
         }
 #endif
-        t0 = stage_clock(ec);
 #if LINX_HAVE_OPTIMIZER
         if (!ec->opts.no_optimize) {
             ir_optimize(ec->ir);
@@ -549,9 +581,11 @@ static TranslationBlock *tb_gen_code(LinxExecContext *ec, CPULinxState *env, uin
             ir_dump(ec->ir, lf);
             fputc('\n', lf);
         }
-        t1 = stage_clock(ec);
-        ec->stats.ns_optimize += t1 - t0;
-        tb_keep_ir(ec, tb);
+        t_opt = stage_clock(ec);
+        ec->stats.ns_optimize += stage_ns(ec, t_front, t_opt, 1);
+        if (ec->accel != LINX_ACCEL_JIT || ec->keep_ir || ec->backend->needs_tb_ir) {
+            tb_keep_ir(ec, tb);
+        }
         tb->page_addr[0] = pc & GUEST_PAGE_MASK;
         last = (pc + (tb->size ? tb->size - 1 : 0)) & GUEST_PAGE_MASK;
         if (last != tb->page_addr[0]) {
@@ -563,7 +597,8 @@ static TranslationBlock *tb_gen_code(LinxExecContext *ec, CPULinxState *env, uin
 
             t0 = stage_clock(ec);
             gen_ok = ec->backend->gen_tb(&ec->bs, &ec->cb, ec->ir, tb, asm_log);
-            ec->stats.ns_backend += stage_clock(ec) - t0;
+            ec->stats.ns_backend += stage_ns(ec, t0, stage_clock(ec), 1);
+            reads += 2;
             if (!gen_ok) {
                 if (attempt > 0) {
                     /* A configuration error, not a bug: say so and stop. */
@@ -586,6 +621,7 @@ static TranslationBlock *tb_gen_code(LinxExecContext *ec, CPULinxState *env, uin
             }
         }
         ec->stats.tbs_translated++;
+        ec->stats.ns_translate += stage_ns(ec, t_start, stage_clock(ec), reads);
         return tb;
     }
 }
@@ -731,6 +767,13 @@ static uintptr_t run_tb(LinxExecContext *ec, CPULinxState *env, TranslationBlock
     if (accel == LINX_ACCEL_JIT && ec->accel == LINX_ACCEL_JIT) {
         return ec->bs.entry(env, tb->host_code);
     }
+    if (!tb->ir) {
+        /* linx_exec_step() flushes the TBs made without their op list
+         * before the interpreter runs one under the JIT. */
+        fprintf(stderr, "linxemu: internal error: the TB at pc 0x%" PRIx64 " has no op list "
+                "for the interpreter\n", tb->pc);
+        abort();
+    }
     return interp_run_tb(env->interp, env, tb);
 }
 
@@ -873,6 +916,14 @@ int linx_exec_step(CPULinxState *env, LinxAccel accel)
     LinxExecContext *ec = env->exec;
     int ret;
 
+    if (ec && accel != LINX_ACCEL_JIT && ec->accel == LINX_ACCEL_JIT && !ec->keep_ir) {
+        /* The JIT's TBs have no op list (tb_gen_code): from now on they
+         * keep one; the ones made before are translated again. */
+        exec_lock(ec);
+        ec->keep_ir = true;
+        exec_unlock(ec);
+        tb_flush_all(ec, env);
+    }
     if (!exec_enter(env)) {
         return EXCP_HALTED;
     }

@@ -103,6 +103,9 @@ typedef struct LinxBackendOps {
                    FILE *log_asm);
     void (*set_jmp)(BackendState *bs, CodeBuffer *cb, TranslationBlock *tb, unsigned n,
                     const TranslationBlock *dest);
+    /* The backend's code reads the TB's op list (tb->ir) when it runs (a
+     * test backend that interprets it); else TBs made by it keep none. */
+    bool needs_tb_ir;
 } LinxBackendOps;
 
 typedef struct LinxExecOptions {
@@ -348,9 +351,13 @@ typedef struct LinxExecStats {
     /* Translation cost by stage, thread CPU ns, measured only with -d
      * stats (LINX_LOG_STATS): front end (decode and IR build, one pass),
      * optimiser, backend (liveness, register allocation and emission, one
-     * pass); guest instructions translated. */
+     * pass); the whole translation (ns_translate: the stages and what
+     * lies between them - the TB's memory, its op list, the hash); guest
+     * instructions translated.  Each excludes the cost of reading the
+     * clock (ns_clock_read, measured once: the least time between two
+     * back-to-back readings). */
     uint64_t guest_insns_translated;
-    uint64_t ns_frontend, ns_optimize, ns_backend;
+    uint64_t ns_frontend, ns_optimize, ns_backend, ns_translate, ns_clock_read;
 } LinxExecStats;
 void linx_exec_get_stats(const LinxExecContext *ec, LinxExecStats *st);
 /* One "stats: name=value ..." line on the -d log (-d stats prints it when

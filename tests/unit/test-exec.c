@@ -487,6 +487,58 @@ static void test_step(void **state)
     machine_free(&m);
 }
 
+/* Under the JIT a TB keeps no op list (translation cost,
+ * docs/performance.md); stepping it with the interpreter flushes once and
+ * translates again with the list kept.  Same sum (1 + ... + 5 = 15) and
+ * the same number of steps as under -accel interp (test_step). */
+static void test_step_interp_under_jit(void **state)
+{
+    Machine m;
+    LinxExecOptions opts;
+    int steps = 0;
+
+    if (!LINX_HAVE_JIT) {
+        skip();
+    }
+    toy_exec_options(&opts);
+    opts.accel = LINX_ACCEL_JIT;
+    machine_init_opts(&m, &opts);
+    assert_int_equal(linx_exec_accel(m.ec), LINX_ACCEL_JIT);
+    load_sum_loop(&m, 5);
+    assert_int_equal(cpu_exec(m.env), EXCP_EXIT);
+    assert_int_equal(m.env->exit_code, 15);
+    {
+        TranslationBlock *tb = linx_exec_tb_find(m.env, CODE, 0);
+        assert_non_null(tb);
+        assert_null(tb->ir);
+        assert_non_null(tb->host_code);
+    }
+    m.env->pc = CODE;
+    m.env->exit_code = 0;
+    for (;;) {
+        int r = linx_exec_step(m.env, LINX_ACCEL_INTERP);
+        steps++;
+        if (r == EXCP_EXIT) {
+            break;
+        }
+        assert_int_equal(r, 0);
+        assert_true(steps < 100);
+    }
+    assert_int_equal(m.env->exit_code, 15);
+    assert_int_equal(steps, 1 + 5 + 1);
+    {
+        TranslationBlock *tb = linx_exec_tb_find(m.env, CODE, 0);
+        assert_non_null(tb->ir);
+        assert_true(tb->nir > 0);
+    }
+    /* The JIT runs the TBs made with their op list the same way. */
+    m.env->pc = CODE;
+    m.env->exit_code = 0;
+    assert_int_equal(cpu_exec(m.env), EXCP_EXIT);
+    assert_int_equal(m.env->exit_code, 15);
+    machine_free(&m);
+}
+
 static void test_breakpoints(void **state)
 {
     Machine m;
@@ -595,7 +647,7 @@ static void fake_set_jmp(BackendState *bs, CodeBuffer *cb, TranslationBlock *tb,
     }
 }
 
-static const LinxBackendOps fake_ops = { fake_init, fake_gen_tb, fake_set_jmp };
+static const LinxBackendOps fake_ops = { fake_init, fake_gen_tb, fake_set_jmp, true };
 
 static void test_jit_path(void **state)
 {
@@ -808,6 +860,7 @@ int main(void)
         cmocka_unit_test(test_tb_memory_limit),
         cmocka_unit_test(test_two_cpus),
         cmocka_unit_test(test_step),
+        cmocka_unit_test(test_step_interp_under_jit),
         cmocka_unit_test(test_breakpoints),
         cmocka_unit_test(test_single_step),
         cmocka_unit_test(test_jit_path),
