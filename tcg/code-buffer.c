@@ -18,6 +18,12 @@
 #ifndef MFD_CLOEXEC
 #define MFD_CLOEXEC 1u
 #endif
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22 /* Linux 5.14 */
+#endif
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
 
 bool code_buffer_init(CodeBuffer *cb, size_t size)
 {
@@ -75,6 +81,30 @@ void code_buffer_destroy(CodeBuffer *cb)
     }
     memset(cb, 0, sizeof(*cb));
     cb->fd = -1;
+}
+
+void code_buffer_populate(CodeBuffer *cb, size_t upto)
+{
+    size_t step = cb->populated, end;
+
+    if (upto <= cb->populated || !cb->rw) {
+        return;
+    }
+    step = step < CODE_BUFFER_POPULATE_MIN   ? CODE_BUFFER_POPULATE_MIN
+           : step > CODE_BUFFER_POPULATE_MAX ? CODE_BUFFER_POPULATE_MAX
+                                             : step;
+    end = cb->populated + step;
+    if (end < upto) {
+        end = (upto + CODE_BUFFER_POPULATE_MIN - 1) / CODE_BUFFER_POPULATE_MIN *
+              CODE_BUFFER_POPULATE_MIN;
+    }
+    if (end > cb->size) {
+        end = cb->size;
+    }
+    /* Errors (an old kernel: EINVAL) leave the pages to fault in. */
+    (void)madvise(cb->rw + cb->populated, end - cb->populated, MADV_POPULATE_WRITE);
+    (void)madvise((void *)(cb->rx + cb->populated), end - cb->populated, MADV_POPULATE_READ);
+    cb->populated = end;
 }
 
 void code_buffer_reset(CodeBuffer *cb)

@@ -43,7 +43,22 @@ typedef struct CodeBuffer {
     size_t start;     /* offset of the code being built */
     size_t cur;       /* next byte to emit */
     bool overflow;    /* an append did not fit since code_buffer_begin */
+    size_t populated; /* [0, populated) is mapped in both views (code_buffer_populate) */
 } CodeBuffer;
+
+/* Pages are put into both views in steps that double from
+ * CODE_BUFFER_POPULATE_MIN (a program with little code populates little)
+ * up to CODE_BUFFER_POPULATE_MAX bytes. */
+#define CODE_BUFFER_POPULATE_MIN (32u * 1024)
+#define CODE_BUFFER_POPULATE_MAX (256u * 1024)
+
+/* Make sure [0, @upto) (at most the whole buffer) is backed and mapped in
+ * both views, a step at a time, with one madvise(MADV_POPULATE_WRITE /
+ * MADV_POPULATE_READ) per view and step instead of a page fault per page
+ * when the backend first writes a page and again when the CPU first runs
+ * it (docs/performance.md, "Translation cost").  Only a hint: where the
+ * host refuses, the pages fault in as before. */
+void code_buffer_populate(CodeBuffer *cb, size_t upto);
 
 /* Map @size bytes (rounded up to host pages).  False (with errno set and
  * nothing mapped) when memfd or mmap fails. */

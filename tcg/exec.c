@@ -596,6 +596,9 @@ static TranslationBlock *tb_gen_code(LinxExecContext *ec, CPULinxState *env, uin
             bool gen_ok;
 
             t0 = stage_clock(ec);
+            /* Room for this TB's code without page faults (most TBs need
+             * well under 4 KiB). */
+            code_buffer_populate(&ec->cb, ec->cb.used + 16 * 1024);
             gen_ok = ec->backend->gen_tb(&ec->bs, &ec->cb, ec->ir, tb, asm_log);
             ec->stats.ns_backend += stage_ns(ec, t0, stage_clock(ec), 1);
             reads += 2;

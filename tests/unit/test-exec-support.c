@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -121,6 +123,62 @@ static void test_code_buffer_builder(void **state)
     assert_true(cb.used > used);
     code_buffer_reset(&cb);
     assert_int_equal(cb.used, used);
+    code_buffer_destroy(&cb);
+}
+
+/* Is the page of @p mapped in this process's page tables (pagemap bit
+ * 63)?  -1 when pagemap cannot be read. */
+static int page_present(const void *p)
+{
+    uint64_t e = 0;
+    int fd = open("/proc/self/pagemap", O_RDONLY);
+    off_t off = (off_t)((uintptr_t)p / 4096 * 8);
+    ssize_t n = fd >= 0 ? pread(fd, &e, sizeof(e), off) : -1;
+
+    if (fd >= 0) {
+        close(fd);
+    }
+    return n == (ssize_t)sizeof(e) ? (int)(e >> 63) : -1;
+}
+
+/* code_buffer_populate: steps of 32 KiB doubling up to 256 KiB, never
+ * past the end; the pages of [0, populated) present in both views
+ * before anything touched them (where the host has MADV_POPULATE_*). */
+static void test_code_buffer_populate(void **state)
+{
+    CodeBuffer cb;
+    const size_t k = 1024;
+
+    assert_true(code_buffer_init(&cb, 1024 * k));
+    assert_int_equal(cb.populated, 0);
+    code_buffer_populate(&cb, 1);
+    assert_int_equal(cb.populated, 32 * k);
+    if (page_present(cb.rw) >= 0 &&
+        madvise(cb.rw + 64 * k, 4096, 22 /* MADV_POPULATE_READ */) == 0) {
+        for (size_t off = 0; off < 32 * k; off += 4096) {
+            assert_int_equal(page_present(cb.rw + off), 1);
+            assert_int_equal(page_present(cb.rx + off), 1);
+        }
+        assert_int_equal(page_present(cb.rx + 32 * k), 0);
+        assert_int_equal(page_present(cb.rw + 40 * k), 0);
+    }
+    code_buffer_populate(&cb, 32 * k); /* already there */
+    assert_int_equal(cb.populated, 32 * k);
+    code_buffer_populate(&cb, 32 * k + 1);
+    assert_int_equal(cb.populated, 64 * k);
+    code_buffer_populate(&cb, 64 * k + 1);
+    assert_int_equal(cb.populated, 128 * k);
+    code_buffer_populate(&cb, 128 * k + 1);
+    assert_int_equal(cb.populated, 256 * k);
+    code_buffer_populate(&cb, 256 * k + 1);
+    assert_int_equal(cb.populated, 512 * k); /* the step stays at 256 KiB */
+    code_buffer_populate(&cb, 900 * k);      /* past one step: to the 32 KiB above */
+    assert_int_equal(cb.populated, 928 * k);
+    code_buffer_populate(&cb, 4096 * k);     /* never past the end */
+    assert_int_equal(cb.populated, 1024 * k);
+    /* A reset (flush) keeps the pages. */
+    code_buffer_reset(&cb);
+    assert_int_equal(cb.populated, 1024 * k);
     code_buffer_destroy(&cb);
 }
 
@@ -353,6 +411,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_code_buffer_wx),
         cmocka_unit_test(test_code_buffer_builder),
+        cmocka_unit_test(test_code_buffer_populate),
         cmocka_unit_test(test_log_mask),
         cmocka_unit_test(test_log_file),
         cmocka_unit_test(test_options),
