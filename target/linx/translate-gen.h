@@ -42,6 +42,8 @@
 /* CPU-state words that are IR globals: env offsets below this many bytes
  * are mapped (cpu.h keeps every such field in front of mgr_ssr). */
 #define LINX_GLOBAL_SLOTS 64
+/* Bytes of code the front end reads at once (within a page). */
+#define LINX_FETCH_AHEAD 64
 
 /* Limits of one TB. */
 enum {
@@ -124,6 +126,12 @@ typedef struct DisasContext {
      * bs.is_header && bs.type == LINX_BLK_TMA; rebuilt by a replay like
      * LinxBlockState. */
     TmaDesc tma;
+    /* Code bytes read ahead (translate.c, fetch_bytes): [fetch_base,
+     * fetch_base + fetch_len) of one guest page, read with one access
+     * checked for execute permission instead of two per instruction. */
+    uint64_t fetch_base;
+    uint32_t fetch_len;
+    uint8_t fetch_buf[LINX_FETCH_AHEAD];
 } DisasContext;
 
 /* ---- CPU-state globals ---- */

@@ -466,18 +466,48 @@ typedef enum FetchResult {
     FETCH_ILLEGAL, /* no form matches */
 } FetchResult;
 
-static FetchResult fetch_insn(CPULinxState *env, uint64_t pc, LinxInsn *insn,
+/* @n code bytes at @pc, as guest_mem_read(..., GM_PROT_EXEC) would give
+ * them.  Served from the bytes read ahead when they hold them; else the
+ * rest of the page (up to LINX_FETCH_AHEAD bytes) is read with one
+ * access, which succeeds exactly when the page is executable RAM - any
+ * other answer (a fault, a region boundary) falls back to reading the @n
+ * bytes alone, so faults and their addresses stay those of the exact
+ * read. */
+static GuestFault fetch_bytes(DisasContext *ctx, uint64_t pc, uint8_t *out, unsigned n,
+                              uint64_t *fault_addr)
+{
+    uint64_t room = GUEST_PAGE_SIZE - (pc & ~GUEST_PAGE_MASK);
+    uint64_t fa;
+
+    if (pc - ctx->fetch_base < ctx->fetch_len && ctx->fetch_len - (pc - ctx->fetch_base) >= n) {
+        memcpy(out, ctx->fetch_buf + (pc - ctx->fetch_base), n);
+        return GM_OK;
+    }
+    if (room > LINX_FETCH_AHEAD) {
+        room = LINX_FETCH_AHEAD;
+    }
+    if (room >= n &&
+        guest_mem_read(ctx->env->mem, pc, ctx->fetch_buf, room, GM_PROT_EXEC, &fa) == GM_OK) {
+        ctx->fetch_base = pc;
+        ctx->fetch_len = (uint32_t)room;
+        memcpy(out, ctx->fetch_buf, n);
+        return GM_OK;
+    }
+    ctx->fetch_len = 0;
+    return guest_mem_read(ctx->env->mem, pc, out, n, GM_PROT_EXEC, fault_addr);
+}
+
+static FetchResult fetch_insn(DisasContext *ctx, uint64_t pc, LinxInsn *insn,
                               uint64_t *fault_addr)
 {
     uint8_t buf[8];
     unsigned len;
 
-    if (guest_mem_read(env->mem, pc, buf, 2, GM_PROT_EXEC, fault_addr) != GM_OK) {
+    if (fetch_bytes(ctx, pc, buf, 2, fault_addr) != GM_OK) {
         return FETCH_FAULT;
     }
     len = linx_insn_length((uint16_t)(buf[0] | buf[1] << 8));
-    if (len > 2 &&
-        guest_mem_read(env->mem, pc + 2, buf + 2, len - 2, GM_PROT_EXEC, fault_addr) != GM_OK) {
+    if (len > 2 && fetch_bytes(ctx, pc + 2, buf + 2, len - 2, fault_addr) != GM_OK) {
         return FETCH_FAULT;
     }
     if (linx_decode(buf, len, insn) != LINX_DECODE_OK) {
@@ -494,7 +524,7 @@ static bool peek_insn(DisasContext *ctx, uint64_t pc, LinxInsn *insn)
 {
     uint64_t fault;
 
-    return fetch_insn(ctx->env, pc, insn, &fault) == FETCH_OK;
+    return fetch_insn(ctx, pc, insn, &fault) == FETCH_OK;
 }
 
 /* Translate one instruction at ctx->pc (already fetched into @insn). */
@@ -532,7 +562,7 @@ static bool linx_block_replay(DisasContext *ctx, uint64_t bpc, uint64_t pc)
     ctx->replay = true;
     ctx->pc = bpc;
     for (unsigned n = 0; n < LINX_REPLAY_MAX_INSNS && ctx->pc < pc; n++) {
-        if (fetch_insn(ctx->env, ctx->pc, &insn, &fault) != FETCH_OK) {
+        if (fetch_insn(ctx, ctx->pc, &insn, &fault) != FETCH_OK) {
             break;
         }
         if (n == 0 ? !linx_form_is_marker(insn.form)
@@ -651,7 +681,7 @@ void linx_translate_block(CPULinxState *env, IRContext *ir, TranslationBlock *tb
         return;
     }
 
-    fr = fetch_insn(env, tb->pc, &insn, &fault);
+    fr = fetch_insn(ctx, tb->pc, &insn, &fault);
     if (resume && !(fr == FETCH_OK && linx_form_is_marker(insn.form))) {
         gen_resume_prologue(ctx, tb->pc, false);
     } else if (resume && resume_at_continuation(ctx, &insn)) {
@@ -668,7 +698,7 @@ void linx_translate_block(CPULinxState *env, IRContext *ir, TranslationBlock *tb
 
     for (;;) {
         if (ctx->insn_index > 0) {
-            fr = fetch_insn(env, ctx->pc, &insn, &fault);
+            fr = fetch_insn(ctx, ctx->pc, &insn, &fault);
         }
         if (fr == FETCH_FAULT) {
             if (ctx->insn_index > 0) {

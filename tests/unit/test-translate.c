@@ -523,6 +523,44 @@ static void test_cfi_direct(void **state)
                 bad);
 }
 
+/* Code up to the end of an executable page whose next page is not
+ * executable (the front end reads code ahead within a page,
+ * fetch_bytes): the instruction that straddles the boundary raises the
+ * instruction page fault at its pc with the first unfetchable byte (the
+ * next page) as TRAPARG0, after the instructions before it ran; one that
+ * starts in the next page faults there. */
+#define NX_PAGE (CODE_BASE + 0x1000)
+
+static void setup_nx_page(CPULinxState *env)
+{
+    assert_true(guest_mem_protect(env->mem, NX_PAGE, GUEST_PAGE_SIZE,
+                                  GM_PROT_READ | GM_PROT_WRITE));
+}
+
+static void test_fetch_at_page_end(void **state)
+{
+    static MiniAsm a, b;
+    uint64_t pc;
+
+    masm_init(&a, NX_PAGE - 8);
+    masm(&a, LINX_F_C_BSTART_STD, BR(LINX_BR_FALL), E);
+    masm(&a, LINX_F_ADDI, RD(A0), SL(ZERO), U12(1), E);
+    pc = masm(&a, LINX_F_ADDI, RD(A1), SL(ZERO), U12(2), E); /* NX_PAGE - 2 .. + 2 */
+    ebreak(&a);
+    assert_true(masm_finish(&a));
+    assert_int_equal(pc, NX_PAGE - 2);
+    expect_trap(&a, setup_nx_page, LINX_TRAP_INST_PAGE_FAULT, 0, NX_PAGE, NX_PAGE - 2);
+
+    masm_init(&b, NX_PAGE - 6);
+    masm(&b, LINX_F_C_BSTART_STD, BR(LINX_BR_FALL), E);
+    masm(&b, LINX_F_ADDI, RD(A0), SL(ZERO), U12(1), E);
+    pc = masm(&b, LINX_F_ADDI, RD(A1), SL(ZERO), U12(2), E); /* NX_PAGE */
+    ebreak(&b);
+    assert_true(masm_finish(&b));
+    assert_int_equal(pc, NX_PAGE);
+    expect_trap(&b, setup_nx_page, LINX_TRAP_INST_PAGE_FAULT, 0, NX_PAGE, NX_PAGE);
+}
+
 static void test_misaligned(void **state)
 {
     static MiniAsm a;
@@ -747,6 +785,7 @@ int main(void)
         cmocka_unit_test(test_division),
         cmocka_unit_test(test_cfi_direct),
         cmocka_unit_test(test_misaligned),
+        cmocka_unit_test(test_fetch_at_page_end),
         cmocka_unit_test(test_self_loop),
         cmocka_unit_test(test_mcopy),
     };
