@@ -152,13 +152,15 @@ IRInsn *ir_emit(IRContext *ir, IROpcode op, const uint64_t *args)
         ir->insns = g_renew(IRInsn, ir->insns, ir->insns_cap);
     }
     insn = &ir->insns[ir->ninsns++];
-    memset(insn, 0, sizeof(*insn));
+    /* Only the operands the counts name are ever read: the rest of args[]
+     * is not cleared (per op, per TB: translation cost). */
     insn->op = op;
     insn->nout = info->nout;
     insn->nin = info->nin;
     insn->nconst = info->nconst;
-    if (n) {
-        memcpy(insn->args, args, n * sizeof(uint64_t));
+    insn->dead = 0;
+    for (unsigned k = 0; k < n; k++) {
+        insn->args[k] = args[k];
     }
     return insn;
 }

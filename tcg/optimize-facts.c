@@ -186,7 +186,21 @@ void opt_reset_all(OptContext *s, bool full)
 {
     opt_next_expr_gen(s);
     if (full) {
-        s->ninit = 0;
+        unsigned ng = s->ir->nglobals;
+        if (s->globals_init == ng) {
+            /* The globals not touched since they were last initialised
+             * (an earlier pass or TB: the OptContext is kept) still are
+             * as initialised; every other temp starts afresh. */
+            for (unsigned i = 0; i < s->ntouched; i++) {
+                if (s->touched[i] < ng) {
+                    opt_init_temp(s, s->touched[i]);
+                }
+            }
+            s->ninit = ng;
+        } else {
+            s->ninit = 0;
+            s->globals_init = ng;
+        }
         opt_grow(s);
     } else {
         /* Only temps whose facts changed since the last reset differ

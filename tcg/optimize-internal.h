@@ -63,6 +63,8 @@ typedef struct OptContext {
     OptTemp *t;
     unsigned tcap;
     unsigned ninit;     /* temps [0, ninit) have an initialised OptTemp */
+    unsigned globals_init; /* the globals were initialised for this many
+                            * (kept between passes and TBs: opt_reset_all) */
     IRTemp *touched;    /* temps whose facts changed since the last reset */
     unsigned ntouched, touched_cap;
     uint32_t seq;

@@ -670,7 +670,8 @@ static OptContext *opt_begin(IRContext *ir)
     }
     s->ir = ir;
     s->ninit = 0;
-    s->ntouched = 0;
+    /* ntouched is kept: the first full reset (opt_forward) re-initialises
+     * the globals the last TB touched. */
     s->seq = 0;
     s->consts_used = 0;
     if (++s->const_gen == 0) {
