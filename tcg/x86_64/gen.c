@@ -235,6 +235,11 @@ typedef struct X86Scratch {
 #define X86_SCRATCH_FIELD(arr, cap) void *arr; unsigned cap;
     X86_SCRATCH_ARRAYS(X86_SCRATCH_FIELD)
 #undef X86_SCRATCH_FIELD
+    /* What the globals' temps[] entries were last made for (X86Gen.
+     * globals_kept); bs NULL: nothing yet. */
+    const BackendState *globals_bs;
+    int32_t globals_pin;
+    unsigned globals_n;
 } X86Scratch;
 
 static void scratch_free(void *p)
@@ -312,6 +317,11 @@ bool backend_gen_tb(BackendState *bs, CodeBuffer *cb, IRContext *ir, Translation
         }
     }
     compute_liveness(&g, g.first_use);
+    g.globals_kept = sc->globals_bs == bs && sc->globals_pin == bs->pinned_env_offset &&
+                     sc->globals_n == ir->nglobals && ir->nglobals <= g.ntemps;
+    sc->globals_bs = bs;
+    sc->globals_pin = bs->pinned_env_offset;
+    sc->globals_n = ir->nglobals;
 
     uint8_t *buf = cb->rw + start;
     uintptr_t rx = (uintptr_t)cb->rx + start;
@@ -323,6 +333,7 @@ bool backend_gen_tb(BackendState *bs, CodeBuffer *cb, IRContext *ir, Translation
         }
         /* More live spills than the static frame holds: grow the frame. */
         g.frame_ext = ((g.slots_high - X86_FRAME_STATIC_SLOTS) * 8 + 15) & ~15u;
+        g.globals_kept = true; /* what this attempt touched is in dirty */
     }
     if (g.e.overflow || g.failed || g.slots_high > g.nslots) {
         ok = false;

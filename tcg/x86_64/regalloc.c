@@ -55,8 +55,57 @@ static bool is_temp_owner(uint32_t owner)
     return owner < X86_OWNER_FIXED;
 }
 
+/* Temp @i's state at the start of the TB. */
+static void init_temp(X86Gen *g, unsigned i)
+{
+    const IRTempInfo *ti = &g->ir->temps[i];
+    X86Temp *ts = &g->temps[i];
+
+    ts->kind = ti->kind;
+    ts->reg = 0;
+    ts->slot = 0;
+    ts->cval = 0;
+    ts->has_slot = false;
+    ts->active = false;
+    ts->pinned = false;
+    ts->env_offset = ti->env_offset;
+    switch (ti->kind) {
+    case IR_TEMP_FIXED:
+        ts->loc = X86_VAL_REG;
+        ts->reg = X86_ENV_REG;
+        ts->mem_coherent = true;
+        break;
+    case IR_TEMP_GLOBAL:
+        ts->loc = X86_VAL_MEM;
+        ts->mem_coherent = true;
+        if (g->pin_on && ti->env_offset == g->bs->pinned_env_offset &&
+            g->pinned_temp == IR_NO_TEMP) {
+            /* Its register is its home; env may be older. */
+            ts->pinned = true;
+            ts->loc = X86_VAL_REG;
+            ts->reg = X86_PINNED_REG;
+            ts->mem_coherent = false;
+            g->reg_owner[X86_PINNED_REG] = i;
+            ra_touch_global(g, i);
+            g->pinned_temp = i;
+        }
+        break;
+    case IR_TEMP_CONST:
+        ts->loc = X86_VAL_CONST;
+        ts->cval = ti->value;
+        ts->mem_coherent = true;
+        break;
+    default:
+        ts->loc = X86_VAL_DEAD;
+        ts->mem_coherent = false;
+        break;
+    }
+}
+
 void ra_init_tb(X86Gen *g)
 {
+    unsigned first = 0;
+
     for (int r = 0; r < X86_NB_REGS; r++) {
         g->reg_owner[r] = X86_OWNER_FREE;
     }
@@ -72,49 +121,25 @@ void ra_init_tb(X86Gen *g)
         g->reg_owner[X86_PINNED_REG] = X86_OWNER_FIXED;
     }
     g->ndirty = (g->ir->nglobals + 63) / 64;
-    memset(g->dirty, 0, g->ndirty * sizeof(*g->dirty));
-    for (unsigned i = 0; i < g->ntemps; i++) {
-        const IRTempInfo *ti = &g->ir->temps[i];
-        X86Temp *ts = &g->temps[i];
-        ts->kind = ti->kind;
-        ts->reg = 0;
-        ts->slot = 0;
-        ts->cval = 0;
-        ts->has_slot = false;
-        ts->active = false;
-        ts->pinned = false;
-        ts->env_offset = ti->env_offset;
-        switch (ti->kind) {
-        case IR_TEMP_FIXED:
-            ts->loc = X86_VAL_REG;
-            ts->reg = X86_ENV_REG;
-            ts->mem_coherent = true;
-            break;
-        case IR_TEMP_GLOBAL:
-            ts->loc = X86_VAL_MEM;
-            ts->mem_coherent = true;
-            if (g->pin_on && ti->env_offset == g->bs->pinned_env_offset &&
-                g->pinned_temp == IR_NO_TEMP) {
-                /* Its register is its home; env may be older. */
-                ts->pinned = true;
-                ts->loc = X86_VAL_REG;
-                ts->reg = X86_PINNED_REG;
-                ts->mem_coherent = false;
-                g->reg_owner[X86_PINNED_REG] = i;
-                ra_touch_global(g, i);
-                g->pinned_temp = i;
+    if (g->globals_kept) {
+        /* The globals the last TB (or attempt) did not touch are still
+         * as initialised (X86Gen.dirty): only the touched ones, in
+         * increasing order (the pinned one among them), and the TB's own
+         * temps start afresh. */
+        init_temp(g, 0);
+        for (unsigned w = 0; w < g->ndirty; w++) {
+            uint64_t m = g->dirty[w];
+            g->dirty[w] = 0;
+            for (; m; m &= m - 1) {
+                init_temp(g, w * 64 + (unsigned)__builtin_ctzll(m));
             }
-            break;
-        case IR_TEMP_CONST:
-            ts->loc = X86_VAL_CONST;
-            ts->cval = ti->value;
-            ts->mem_coherent = true;
-            break;
-        default:
-            ts->loc = X86_VAL_DEAD;
-            ts->mem_coherent = false;
-            break;
         }
+        first = g->ir->nglobals;
+    } else {
+        memset(g->dirty, 0, g->ndirty * sizeof(*g->dirty));
+    }
+    for (unsigned i = first; i < g->ntemps; i++) {
+        init_temp(g, i);
     }
 }
 

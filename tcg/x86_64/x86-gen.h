@@ -169,6 +169,10 @@ typedef struct X86Gen {
      * increasing temp order (the order of a scan of all globals). */
     uint64_t *dirty;
     unsigned ndirty, dirty_cap;
+    /* temps[] of the globals are those the last TB left (kept in the IR
+     * context with the same BackendState, pinned global and globals):
+     * ra_init_tb() re-initialises only the touched ones. */
+    bool globals_kept;
 
     /* Locals that got a value since the last label (X86Temp.active). */
     IRTemp *active;
