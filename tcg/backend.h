@@ -89,6 +89,12 @@ typedef struct BackendState {
      * insn_count, which every TB adds to.  Set before generating code and
      * not changed while TBs made with another setting exist. */
     int32_t pinned_env_offset;
+    /* Calls flagged IR_CALL_TILE_MOVE (tcg/tile-move.h) become inline
+     * block moves: 0 never (plain calls), 1 with AVX2, 2 with AVX-512.
+     * backend_init() sets it from the host (tcg/vec.h vec_host_isa:
+     * LINX_VEC_ISA=avx2 / none lower it); LINX_TILE_INLINE=0 turns it off. */
+    uint8_t tile_move_isa;
+    unsigned long tile_moves;    /* inline tile moves emitted */
 } BackendState;
 
 /* Emit the prologue/epilogue at the start of @cb (reserved across flushes). */

@@ -138,6 +138,10 @@ enum {
     IR_CALL_NO_WG = 1 << 1,  /* reads but does not write globals */
     IR_CALL_NO_SE = 1 << 2,  /* pure: may be removed when unused */
     IR_CALL_NORETURN = 1 << 3,
+    /* (env, block, base, stride, size, plan): a block move the backend may
+     * emit inline, calling the helper only when its checks fail
+     * (tcg/tile-move.h); elsewhere an ordinary call. */
+    IR_CALL_TILE_MOVE = 1 << 4,
 };
 
 #define IR_MAX_HELPER_ARGS 8

@@ -267,6 +267,11 @@ uint64_t guest_mem_generation(GuestMemory *gm)
     return atomic_read(&gm->generation);
 }
 
+int32_t guest_mem_generation_offset(void)
+{
+    return (int32_t)offsetof(GuestMemory, generation);
+}
+
 /* ------------------------------------------------------------------ */
 /* Region array                                                        */
 /* ------------------------------------------------------------------ */

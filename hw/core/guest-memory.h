@@ -252,6 +252,9 @@ GuestFault guest_mem_mmio_access(GuestMemory *gm, uint64_t addr, unsigned size, 
 /* Every change of the mappings, permissions or code marks bumps this
  * counter (CPUs may compare it with the value at their last TLB fill). */
 uint64_t guest_mem_generation(GuestMemory *gm);
+/* Byte offset of the generation counter (a u64) in GuestMemory, for
+ * generated code that compares it without a call (tcg/tile-move.h). */
+int32_t guest_mem_generation_offset(void);
 
 /* The address space's recursive mutex: held by every change of the map
  * and of the code marks (and around their listener calls).  The exec

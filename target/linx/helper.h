@@ -37,6 +37,8 @@ DEF_HELPER_5(mset, 0, void, env, i64, i64, i64, i64)
 
 /* ---- TMA blocks (helper_tma.c, target/linx/tma-translate.h) ---- */
 DEF_HELPER_5(tma, IR_CALL_NO_WG, void, env, i64, i64, i64, i64)
+/* helper_tma with a TcgTileMove plan last: the backend may inline it. */
+DEF_HELPER_6(tma_jit, IR_CALL_NO_WG | IR_CALL_TILE_MOVE, void, env, i64, i64, i64, i64, i64)
 DEF_HELPER_5(tma_raise, 0, void, env, i64, i64, i64, i64)
 
 /* ---- Kernel blocks, TEPL, CUBE (kernel-helpers.c, kernel-xlane.c,

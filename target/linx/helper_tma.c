@@ -140,6 +140,13 @@ void helper_tma(CPULinxState *env, uint64_t block, uint64_t base, uint64_t strid
     }
 }
 
+void helper_tma_jit(CPULinxState *env, uint64_t block, uint64_t base, uint64_t stride,
+                    uint64_t size, uint64_t plan)
+{
+    (void)plan; /* the backend's; the helper is the whole semantics */
+    helper_tma(env, block, base, stride, size);
+}
+
 void helper_tma_raise(CPULinxState *env, uint64_t rule, uint64_t trap, uint64_t traparg0,
                       uint64_t pc)
 {

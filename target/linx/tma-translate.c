@@ -173,6 +173,7 @@ bool gen_tma_commit(DisasContext *ctx)
     const TmaPlan *p;
     uintptr_t mem;
     uint32_t flags = 0;
+    const struct TcgTileMove *jit;
     IRTemp size;
 
     if (ctx->env->tma_empty_header_noop && header_binds_nothing(&ctx->tma)) {
@@ -197,6 +198,13 @@ bool gen_tma_commit(DisasContext *ctx)
     *b = local;
     p = &b->plan;
     size = (p->dyn & TMA_DYN_SIZE) ? gen_operand(ctx, p->size_reg) : gen_const(ctx, 0);
+    jit = linx_tma_jit_plan(ec, b);
+    if (jit) {
+        gen_helper_tma_jit(ctx, IR_NO_TEMP, ctx->ir->env, gen_const(ctx, (int64_t)(uintptr_t)b),
+                           gen_operand(ctx, p->base_reg), gen_operand(ctx, p->stride_reg), size,
+                           gen_const(ctx, (int64_t)(uintptr_t)jit));
+        return true;
+    }
     gen_helper_tma(ctx, IR_NO_TEMP, ctx->ir->env, gen_const(ctx, (int64_t)(uintptr_t)b),
                    gen_operand(ctx, p->base_reg), gen_operand(ctx, p->stride_reg), size);
     return true;

@@ -72,6 +72,15 @@ typedef struct LinxTmaBlock {
 bool linx_tma_block_plan(LinxTmaBlock *b, const TmaDesc *d, const TmaOptions *opts,
                          uint64_t pc, uint32_t flags);
 
+/* The inline-move plan of @b (tcg/tile-move.h; tma-jit.c says which
+ * blocks have one), allocated with the TB in @ec, or NULL: then the TB
+ * calls helper_tma.  With a plan it calls helper_tma_jit, which the
+ * backend may replace by the move itself (the helper stays its slow path
+ * and the interpreter's whole path). */
+struct TcgTileMove;
+struct LinxExecContext;
+const struct TcgTileMove *linx_tma_jit_plan(struct LinxExecContext *ec, const LinxTmaBlock *b);
+
 /* Run-time arguments of a planned block (helper_tma's body, exposed for
  * tests and benchmarks): @base, @stride and @size are the values of the
  * plan's base, stride and size registers, LB0-2 come from env->lb.  Returns

@@ -321,7 +321,19 @@ void x86_gen_call(X86Gen *g, const IRInsn *insn)
             x86_movi(&g->e, x86_arg_regs[i], src[i].value);
         }
     }
-    x86_emit_call(g, h->func);
+    if ((h->flags & IR_CALL_TILE_MOVE) && nargs == 6 && src[5].kind == X86_VAL_CONST &&
+        src[5].value != 0) {
+        size_t done;
+
+        if (x86_gen_tile_move(g, (const struct TcgTileMove *)(uintptr_t)src[5].value, &done)) {
+            x86_emit_call(g, h->func);
+            x86_patch_rel32(&g->e, done, g->e.pos);
+        } else {
+            x86_emit_call(g, h->func);
+        }
+    } else {
+        x86_emit_call(g, h->func);
+    }
 
     if (h->flags & IR_CALL_NORETURN) {
         g->unreachable = true;

@@ -23,8 +23,11 @@
  * the old or the new target.
  */
 #include <cpuid.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "tcg/softmmu.h"
+#include "tcg/vec.h"
 #include "x86-gen.h"
 
 #define CPUID_LEAF_BASIC 1
@@ -96,6 +99,16 @@ bool backend_init(BackendState *bs, CodeBuffer *cb)
     bs->lookup_slow = NULL;
     bs->pinned_env_offset = -1;
     bs->fallbacks = 0;
+    bs->tile_moves = 0;
+    {
+        VecIsa isa = vec_host_isa();
+        const char *v = getenv("LINX_TILE_INLINE");
+
+        bs->tile_move_isa = (v && strcmp(v, "0") == 0) ? 0
+                            : isa == VEC_ISA_AVX512    ? 2
+                            : isa == VEC_ISA_AVX2      ? 1
+                                                       : 0;
+    }
 
     bs->entry = (LinxJitEntry)(uintptr_t)x86_rx_here(&e);
     for (unsigned i = 0; i < sizeof(saved_regs); i++) {

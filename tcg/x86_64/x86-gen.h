@@ -325,6 +325,14 @@ void x86_resolve_labels(X86Gen *g);
 void x86_parallel_move(X86Emitter *e, const uint8_t *dst, const uint8_t *src, unsigned n);
 /* Call a C function from generated code: @target, result in rax. */
 void x86_emit_call(X86Gen *g, const void *target);
+
+/* ---- tile-move.c ---- */
+struct TcgTileMove;
+/* Inline fast case of an IR_CALL_TILE_MOVE call (tcg/tile-move.h), emitted
+ * after its arguments are in place: returns false (nothing emitted) when
+ * it cannot, else true with *done the rel32 of the jump over the call
+ * that follows (the failed checks land on that call). */
+bool x86_gen_tile_move(X86Gen *g, const struct TcgTileMove *m, size_t *done);
 /* rsp back to the prologue's frame before leaving the TB. */
 void x86_restore_frame(X86Gen *g);
 

@@ -1,0 +1,123 @@
+/*
+ * Inline TMA moves (issue 16 item 5): the TcgTileMove plan (tcg/tile-move.h)
+ * of a translated TMA block whose whole transfer is known at translation
+ * time, so that the backend emits the move in the TB instead of a call.
+ *
+ * What is inlined: TSTORE NORM (ND tile) and NZ2ND (NZ tile) of one source
+ * tile to ND guest memory, constant shape (B.DIM immediates, B.IOTI size),
+ * any element size, window and stride (immediate-less stride register or
+ * none), no AtomicAdd, no -d tile logging, not the reference/portable
+ * kernels (LINX_TMA_REFERENCE / LINX_TMA_PORTABLE keep the oracle).
+ * Everything else, and every run-time case the inline checks refuse (tile
+ * of another size or shape, footprint outside the cached RAM window: MMIO,
+ * code pages, faults, first use), calls helper_tma as before: the helper
+ * is the semantics, the inline code its fast case (tma-exec.c fast_run).
+ *
+ * Runs, in GM-row order (hw/linx/tile-regs.h linx_tile_elem_offset):
+ *   ND  row r: vc * esize bytes from tile byte r * tc * esize; a dense
+ *       window with no stride register is one run of vr rows;
+ *   NZ  row r, fractal column b: 32 bytes from b * tr * 32 + r * 32 (the
+ *       last one shorter when vc * esize is not a multiple of 32).
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "hw/core/guest-memory.h"
+#include "hw/linx/tile-regs.h"
+#include "tcg/exec.h"
+#include "tcg/tile-move.h"
+#include "tma-translate.h"
+
+_Static_assert(sizeof(LinxTileGmCache) == 40 && offsetof(LinxTileGmCache, gm) == 0 &&
+                   offsetof(LinxTileGmCache, gen) == 8 && offsetof(LinxTileGmCache, lo) == 16 &&
+                   offsetof(LinxTileGmCache, hi) == 24 && offsetof(LinxTileGmCache, host) == 32,
+               "tcg/tile-move.h reads the window cache as five u64");
+
+static bool add_run(TcgTileRun *runs, unsigned *n, uint32_t row, uint32_t gm_off,
+                    uint32_t tile_off, uint32_t len)
+{
+    if (*n >= TCG_TILE_MOVE_MAX_RUNS || len == 0) {
+        return len == 0;
+    }
+    runs[(*n)++] = (TcgTileRun){ (uint16_t)row, (uint16_t)gm_off, (uint16_t)tile_off,
+                                 (uint16_t)len };
+    return true;
+}
+
+static bool plan_runs(const TmaPlan *p, TcgTileRun *runs, unsigned *n)
+{
+    const TmaShape *s = &p->shape;
+    uint32_t vr = s->valid_rows, vc = s->valid_cols, tr = s->sub_rows, tc = s->sub_cols;
+    uint32_t es = p->esize, row_bytes = vc * es;
+
+    *n = 0;
+    if (p->tile_layout == LINX_TL_ND) {
+        if (!p->stride_reg && row_bytes == tc * es) {
+            return add_run(runs, n, 0, 0, 0, vr * row_bytes);
+        }
+        for (uint32_t r = 0; r < vr; r++) {
+            if (!add_run(runs, n, r, 0, r * tc * es, row_bytes)) {
+                return false;
+            }
+        }
+        return true;
+    }
+    for (uint32_t r = 0; r < vr; r++) {
+        for (uint32_t b = 0; b * TMA_BLOCK_BYTES < row_bytes; b++) {
+            uint32_t len = row_bytes - b * TMA_BLOCK_BYTES;
+
+            if (!add_run(runs, n, r, b * TMA_BLOCK_BYTES,
+                         b * tr * TMA_BLOCK_BYTES + r * TMA_BLOCK_BYTES,
+                         len < TMA_BLOCK_BYTES ? len : TMA_BLOCK_BYTES)) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+const TcgTileMove *linx_tma_jit_plan(LinxExecContext *ec, const LinxTmaBlock *b)
+{
+    const TmaPlan *p = &b->plan;
+    TcgTileRun runs[TCG_TILE_MOVE_MAX_RUNS];
+    TmaOptions opts;
+    TcgTileMove *m;
+    unsigned n;
+
+    tma_options_from_env(&opts);
+    if (!ec || !b->prepared || b->flags != 0 || opts.reference || opts.portable ||
+        p->op != TMA_OP_TSTORE || p->atomic || p->nsrc != 1 || !p->shape_const || !p->fast ||
+        p->gm_dn || (p->tile_layout != LINX_TL_ND && p->tile_layout != LINX_TL_NZ) ||
+        p->shape.tile_bytes > LINX_TILE_MAX_BYTES || p->shape.valid_rows == 0 ||
+        p->shape.gm_outer != p->shape.valid_rows || p->shape.gm_inner != p->shape.valid_cols ||
+        !plan_runs(p, runs, &n) || n == 0) {
+        return NULL;
+    }
+    m = linx_exec_tb_alloc(ec, sizeof(*m) + n * sizeof(runs[0]));
+    if (!m) {
+        return NULL;
+    }
+    memset(m, 0, sizeof(*m));
+    m->store = true;
+    m->stride_reg = p->stride_reg != 0;
+    m->rows = p->shape.gm_outer;
+    m->row_bytes = p->shape.gm_inner * p->esize;
+    m->tile_bytes = p->shape.tile_bytes;
+    m->meta_layout = p->tile_layout;
+    m->meta_dim = (uint16_t)p->shape.sub_rows;
+    m->meta_dim_off = p->tile_layout == LINX_TL_NZ
+                          ? (int32_t)(offsetof(LinxTileSlot, meta) + offsetof(LinxTileMeta, rows))
+                          : -1;
+    m->meta_layout_off = (int32_t)(offsetof(LinxTileSlot, meta) + offsetof(LinxTileMeta, layout));
+    m->meta_bytes_off = (int32_t)(offsetof(LinxTileSlot, meta) + offsetof(LinxTileMeta, bytes));
+    m->slot_data_off = (int32_t)offsetof(LinxTileSlot, data);
+    m->env_tiles_off = (int32_t)offsetof(CPULinxState, tiles);
+    m->env_mem_off = (int32_t)offsetof(CPULinxState, mem);
+    m->gen_off = guest_mem_generation_offset();
+    m->cache_off = (int32_t)(offsetof(LinxTileState, gm_cache) + sizeof(LinxTileGmCache));
+    m->view_off = (int32_t)(offsetof(LinxTileState, view) +
+                            sizeof(LinxTileSlot *) * (p->src[0] % LINX_TILE_COUNT));
+    m->nruns = n;
+    memcpy(m->runs, runs, n * sizeof(runs[0]));
+    return m;
+}

@@ -1,0 +1,254 @@
+/*
+ * Inline tile block moves (tcg/tile-move.h): the fast case of a helper
+ * call flagged IR_CALL_TILE_MOVE as host code in the TB.
+ *
+ * Emitted after the call's arguments are in place (rdi env, rsi block,
+ * rdx base, rcx stride, r8 size, r9 plan), before the call instruction:
+ *
+ *     checks (rax, r10, r11 only)    ; any failure: jmp slow
+ *     gm host pointer -> r10, tile data -> r11, row pointer -> rsi
+ *     the runs: vector moves (AVX-512 zmm / AVX2 ymm, overlapping tails),
+ *     general-register moves below 16 bytes (rax)
+ *     vzeroupper; jmp done
+ *   slow:
+ *     call helper                    ; the arguments are untouched
+ *   done:
+ *
+ * The call's register bookkeeping (globals written back, call-clobbered
+ * registers free) is done by x86_gen_call before this code, so both paths
+ * leave the same state.  AVX-512 pairs two 32-byte runs that are adjacent
+ * in the GM row (NZ: fractal columns b and b+1 of one row) into one 64-byte
+ * store: vmovdqu ymm, [tile + a]; vinserti64x4 zmm, zmm, [tile + b], 1.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tcg/tile-move.h"
+#include "vector-emit.h"
+#include "x86-gen.h"
+
+enum {
+    TM_GM = X86_R10,   /* host address of GM (0, 0) */
+    TM_TILE = X86_R11, /* tile data */
+    TM_ROW = X86_RSI,  /* GM row pointer (stride from a register) */
+    TM_STRIDE = X86_RCX,
+    TM_BASE = X86_RDX,
+    TM_TS = X86_RAX,
+    TM_GPR = X86_RAX,  /* small moves */
+    TM_VREGS = 8,      /* vector registers used round-robin */
+    TM_MAX_SLOW = 16,
+    STRIDE_LIMIT = 0x7fffffff,
+};
+
+typedef struct TmEmit {
+    X86Emitter *e;
+    bool avx512;
+    bool store;
+    int gm_base;
+    unsigned vreg;
+    size_t slow[TM_MAX_SLOW];
+    unsigned nslow;
+} TmEmit;
+
+static void tm_fail_if(TmEmit *t, X86Cond cc)
+{
+    if (t->nslow == TM_MAX_SLOW) {
+        fprintf(stderr, "linxemu: x86-64 backend: tile move with too many checks\n");
+        abort();
+    }
+    t->slow[t->nslow++] = x86_jcc_rel32(t->e, cc);
+}
+
+/* One vector move of 16 << lenlog bytes: VX_128, VX_256 or VX_512. */
+static void vmove(TmEmit *t, int len, int dbase, int32_t ddisp, int sbase, int32_t sdisp)
+{
+    bool evex = len == VX_512;
+    VxOpc ld = VX(VX_0F, VX_F3, evex ? 1 : 0, 0x6f), st = VX(VX_0F, VX_F3, evex ? 1 : 0, 0x7f);
+    int r = (int)(t->vreg++ % TM_VREGS);
+
+    vx_rm(t->e, evex, ld, len, r, 0, vx_mem(sbase, -1, 0, sdisp), 0, false, false);
+    vx_rm(t->e, evex, st, len, r, 0, vx_mem(dbase, -1, 0, ddisp), 0, false, false);
+}
+
+/* A general-register move of @size bytes (1, 2, 4, 8) through rax. */
+static void gmove(TmEmit *t, unsigned size, int dbase, int32_t ddisp, int sbase, int32_t sdisp)
+{
+    switch (size) {
+    case 8:
+        x86_ld(t->e, OPC_MOV_GvEv | X86_P_W, TM_GPR, sbase, sdisp);
+        x86_st(t->e, OPC_MOV_EvGv | X86_P_W, TM_GPR, dbase, ddisp);
+        break;
+    case 4:
+        x86_ld(t->e, OPC_MOV_GvEv, TM_GPR, sbase, sdisp);
+        x86_st(t->e, OPC_MOV_EvGv, TM_GPR, dbase, ddisp);
+        break;
+    case 2:
+        x86_ld(t->e, OPC_MOVZWL, TM_GPR, sbase, sdisp);
+        x86_st(t->e, OPC_MOV_EvGv | X86_P_66, TM_GPR, dbase, ddisp);
+        break;
+    default:
+        x86_ld(t->e, OPC_MOVZBL, TM_GPR, sbase, sdisp);
+        x86_st(t->e, OPC_MOV_EbGb, TM_GPR, dbase, ddisp);
+        break;
+    }
+}
+
+/* Copy @len bytes (no overlap between source and destination; the tails
+ * overlap the body, as copy_bytes in hw/linx/tma-avx2-inline.h). */
+static void copy_run(TmEmit *t, unsigned len, int dbase, int32_t d, int sbase, int32_t s)
+{
+    if (len >= 64 && t->avx512) {
+        unsigned k = 0;
+
+        for (; k + 64 <= len; k += 64) {
+            vmove(t, VX_512, dbase, d + (int32_t)k, sbase, s + (int32_t)k);
+        }
+        if (k < len) {
+            unsigned tail = len - k <= 32 ? 32 : 64;
+
+            vmove(t, tail == 64 ? VX_512 : VX_256, dbase, d + (int32_t)(len - tail), sbase,
+                  s + (int32_t)(len - tail));
+        }
+    } else if (len >= 32) {
+        unsigned k = 0;
+
+        for (; k + 32 <= len; k += 32) {
+            vmove(t, VX_256, dbase, d + (int32_t)k, sbase, s + (int32_t)k);
+        }
+        if (k < len) {
+            vmove(t, VX_256, dbase, d + (int32_t)(len - 32), sbase, s + (int32_t)(len - 32));
+        }
+    } else if (len >= 16) {
+        vmove(t, VX_128, dbase, d, sbase, s);
+        if (len > 16) {
+            vmove(t, VX_128, dbase, d + (int32_t)(len - 16), sbase, s + (int32_t)(len - 16));
+        }
+    } else {
+        unsigned size = len >= 8 ? 8 : len >= 4 ? 4 : len >= 2 ? 2 : 1;
+
+        gmove(t, size, dbase, d, sbase, s);
+        if (len > size) {
+            gmove(t, size, dbase, d + (int32_t)(len - size), sbase, s + (int32_t)(len - size));
+        }
+    }
+}
+
+/* Two 32-byte tile runs to 64 adjacent GM bytes (AVX-512 stores). */
+static void pair_store(TmEmit *t, int32_t gdisp, int32_t t0, int32_t t1)
+{
+    int r = (int)(t->vreg++ % TM_VREGS);
+
+    vx_rm(t->e, false, VX(VX_0F, VX_F3, 0, 0x6f), VX_256, r, 0, vx_mem(TM_TILE, -1, 0, t0), 0,
+          false, false);
+    vx_rm(t->e, true, VX(VX_0F3A, VX_66, 1, 0x3a), VX_512, r, r, vx_mem(TM_TILE, -1, 0, t1), 0,
+          false, false);
+    x86_byte(t->e, 1);
+    vx_rm(t->e, true, VX(VX_0F, VX_F3, 1, 0x7f), VX_512, r, 0, vx_mem(t->gm_base, -1, 0, gdisp),
+          0, false, false);
+}
+
+/* The checks of tcg/tile-move.h steps 1-3. */
+static void gen_checks(TmEmit *t, const TcgTileMove *m)
+{
+    X86Emitter *e = t->e;
+    int32_t c = m->cache_off;
+
+    x86_ld(e, OPC_MOV_GvEv | X86_P_W, TM_TS, X86_ENV_REG, m->env_tiles_off);
+    x86_test_rr(e, TM_TS, TM_TS);
+    tm_fail_if(t, X86_CC_E);
+    x86_ld(e, OPC_MOV_GvEv | X86_P_W, X86_R10, X86_ENV_REG, m->env_mem_off);
+    x86_modrm_mem(e, OPC_ALU_GvEv(X86_ALU_CMP) | X86_P_W, X86_R10, TM_TS, X86_NO_REG, 0, c);
+    tm_fail_if(t, X86_CC_NE);
+    x86_ld(e, OPC_MOV_GvEv | X86_P_W, X86_R10, X86_R10, m->gen_off);
+    x86_modrm_mem(e, OPC_ALU_GvEv(X86_ALU_CMP) | X86_P_W, X86_R10, TM_TS, X86_NO_REG, 0, c + 8);
+    tm_fail_if(t, X86_CC_NE);
+    if (m->stride_reg) {
+        if (m->rows > 1) {
+            x86_alu_ri(e, X86_ALU_CMP, TM_STRIDE, (int32_t)m->row_bytes);
+            tm_fail_if(t, X86_CC_B); /* overlapping rows: the helper raises */
+        }
+        x86_alu_ri(e, X86_ALU_CMP, TM_STRIDE, STRIDE_LIMIT);
+        tm_fail_if(t, X86_CC_A);
+        x86_imul_rri(e, X86_R10, TM_STRIDE, (int32_t)(m->rows - 1));
+        x86_alu_ri(e, X86_ALU_ADD, X86_R10, (int32_t)m->row_bytes);
+    } else {
+        x86_movi(e, X86_R10, (uint64_t)m->rows * m->row_bytes);
+    }
+    x86_alu_rr(e, X86_ALU_ADD, X86_R10, TM_BASE); /* end */
+    tm_fail_if(t, X86_CC_B);                      /* carry: wraps */
+    x86_modrm_mem(e, OPC_ALU_GvEv(X86_ALU_CMP) | X86_P_W, TM_BASE, TM_TS, X86_NO_REG, 0, c + 16);
+    tm_fail_if(t, X86_CC_B);                      /* base < lo */
+    x86_modrm_mem(e, OPC_ALU_GvEv(X86_ALU_CMP) | X86_P_W, X86_R10, TM_TS, X86_NO_REG, 0, c + 24);
+    tm_fail_if(t, X86_CC_A);                      /* end > hi */
+    x86_ld(e, OPC_MOV_GvEv | X86_P_W, TM_TILE, TM_TS, m->view_off); /* the slot */
+    x86_modrm_mem(e, OPC_GRP1_EvIz, X86_ALU_CMP, TM_TILE, X86_NO_REG, 0, m->meta_bytes_off);
+    x86_u32(e, m->tile_bytes);
+    tm_fail_if(t, X86_CC_NE);
+    if (m->meta_dim_off >= 0) {
+        size_t other, zero;
+
+        x86_modrm_mem(e, 0x80, X86_ALU_CMP, TM_TILE, X86_NO_REG, 0, m->meta_layout_off);
+        x86_byte(e, m->meta_layout);
+        other = x86_jcc_rel32(e, X86_CC_NE);
+        x86_ld(e, OPC_MOVZWL, X86_R10, TM_TILE, m->meta_dim_off);
+        x86_test_rr(e, X86_R10, X86_R10);
+        zero = x86_jcc_rel32(e, X86_CC_E);
+        x86_alu_ri(e, X86_ALU_CMP, X86_R10, m->meta_dim);
+        tm_fail_if(t, X86_CC_NE);
+        x86_patch_rel32(e, other, e->pos);
+        x86_patch_rel32(e, zero, e->pos);
+    }
+}
+
+bool x86_gen_tile_move(X86Gen *g, const TcgTileMove *m, size_t *done)
+{
+    TmEmit t = { .e = &g->e, .avx512 = g->bs->tile_move_isa >= 2, .store = m->store };
+    X86Emitter *e = &g->e;
+    unsigned row = 0;
+
+    if (!g->bs->tile_move_isa || !m->store || m->nruns == 0 || m->rows == 0 ||
+        m->nruns > TCG_TILE_MOVE_MAX_RUNS) {
+        return false;
+    }
+    gen_checks(&t, m);
+    /* Past the checks: nothing fails any more. */
+    x86_ld(e, OPC_MOV_GvEv | X86_P_W, TM_GM, TM_TS, m->cache_off + 32);
+    x86_modrm_mem(e, OPC_ALU_GvEv(X86_ALU_SUB) | X86_P_W, TM_BASE, TM_TS, X86_NO_REG, 0,
+                  m->cache_off + 16);
+    x86_alu_rr(e, X86_ALU_ADD, TM_GM, TM_BASE);
+    x86_ld(e, OPC_MOV_GvEv | X86_P_W, TM_TILE, TM_TILE, m->slot_data_off);
+    t.gm_base = TM_GM;
+    if (m->stride_reg) {
+        x86_mov_rr(e, TM_ROW, TM_GM);
+        t.gm_base = TM_ROW;
+    }
+    for (uint32_t i = 0; i < m->nruns; i++) {
+        const TcgTileRun *r = &m->runs[i];
+        int32_t gdisp;
+
+        if (m->stride_reg) {
+            for (; row < r->row; row++) {
+                x86_alu_rr(e, X86_ALU_ADD, TM_ROW, TM_STRIDE);
+            }
+            gdisp = r->gm_off;
+        } else {
+            gdisp = (int32_t)(r->row * m->row_bytes + r->gm_off);
+        }
+        if (t.avx512 && r->len == 32 && i + 1 < m->nruns && m->runs[i + 1].len == 32 &&
+            m->runs[i + 1].row == r->row && m->runs[i + 1].gm_off == r->gm_off + 32) {
+            pair_store(&t, gdisp, r->tile_off, m->runs[i + 1].tile_off);
+            i++;
+            continue;
+        }
+        copy_run(&t, r->len, t.gm_base, gdisp, TM_TILE, r->tile_off);
+    }
+    if (t.vreg) {
+        vx_vzeroupper(e);
+    }
+    *done = x86_jmp_rel32(e);
+    for (unsigned k = 0; k < t.nslow; k++) {
+        x86_patch_rel32(e, t.slow[k], e->pos);
+    }
+    g->bs->tile_moves++;
+    return true;
+}
