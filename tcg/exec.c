@@ -326,6 +326,11 @@ LinxCommitTrace *linx_exec_trace(LinxExecContext *ec)
     return ec->trace;
 }
 
+unsigned long linx_exec_tile_moves(const LinxExecContext *ec)
+{
+    return ec->bs.tile_moves;
+}
+
 void *linx_exec_tb_alloc(LinxExecContext *ec, size_t size)
 {
     return tb_arena_alloc(ec, size);

@@ -175,6 +175,10 @@ LinxCommitTrace *linx_exec_trace(LinxExecContext *ec);
  * the next full flush - never earlier, since an invalidated TB may still
  * be running.  16-byte aligned, not zeroed; never NULL. */
 void *linx_exec_tb_alloc(LinxExecContext *ec, size_t size);
+
+/* Tile moves the JIT emitted inline so far (tcg/tile-move.h; 0 under the
+ * interpreter or when inlining is off). */
+unsigned long linx_exec_tile_moves(const LinxExecContext *ec);
 /* Host code for a vector lane program (tcg/vec.h), committed to the code
  * buffer and dropped with the translations: NULL under the interpreter,
  * without AVX2 on the host (or LINX_VEC_ISA=none), when the buffer is

@@ -106,6 +106,9 @@ typedef struct LinxTileState {
     uint8_t *scratch;              /* LINX_TILE_SCRATCH_BYTES */
     LinxTileGmCache gm_cache[2];   /* [0] reads (TLOAD), [1] writes (TSTORE) */
     uint64_t pushes;               /* statistics */
+    /* TMA blocks the translated code ran through helper_tma (statistics:
+     * a move the JIT emitted inline does not count, tcg/tile-move.h). */
+    uint64_t helper_moves;
     void *storage;                 /* the one allocation behind all of it */
 } LinxTileState;
 

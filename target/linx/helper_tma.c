@@ -123,6 +123,10 @@ void helper_tma(CPULinxState *env, uint64_t block, uint64_t base, uint64_t strid
     LinxTmaBlock *b = (LinxTmaBlock *)(uintptr_t)block;
     TmaFault f;
 
+    if (__builtin_expect(env->tiles != NULL, 1)) {
+        env->tiles->helper_moves++;
+    }
+
     /* The common case: a prepared constant-shape transfer (see the file
      * comment of tma-exec.c: a 4 KB TSTORE is bound by store throughput,
      * so the fewer stores on the way to the kernel, the better). */

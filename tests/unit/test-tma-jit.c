@@ -1,0 +1,408 @@
+/*
+ * TSTOREs the JIT emits inline (tcg/tile-move.h, target/linx/tma-jit.c):
+ * guest programs assembled by linx-as load a tile from a dense source,
+ * then run the same TSTORE block twice - the first time the helper fills
+ * its window cache, the second time the TB's inline code moves the tile
+ * (the helper's call counter must not move: the inline path ran).  The
+ * guest memory each run leaves is checked byte by byte against the oracle
+ * that follows from the semantics alone (shared/docs/tile-semantics.md
+ * 2.1): a tile loaded from rows of COLS elements and stored with window
+ * VR x VC at pitch P puts source element (r, c) at DST + (r * P + c) *
+ * esize for r < VR, c < VC, and changes no other byte - whatever the tile
+ * layout in between.  Every case also runs under the interpreter (the
+ * JIT's oracle, the precompiled kernels), with the same expectations.
+ * Cases: FP64/FP32/FP16/INT8, NORM and NZ2ND, tile sizes 4 KB to 512 B,
+ * full and partial windows, dense and strided rows, footprints crossing
+ * pages; plus a footprint that runs into an unmapped page after the inline
+ * path is warm (a precise page fault, nothing written), an MMIO
+ * destination (the slow path, byte-exact device writes), a ZN2ND store (not
+ * inlined, still right) and LINX_TILE_INLINE=0.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "hw/core/guest-memory.h"
+#include "hw/linx/tile-regs.h"
+#include "linx-as.h"
+#include "target/linx/exec-target.h"
+#include "target/linx/tma-translate.h"
+#include "tcg/exec.h"
+
+#define CODE_BASE UINT64_C(0x10000)
+#define CODE_SIZE UINT64_C(0x10000)
+#define DATA_BASE UINT64_C(0x100000)
+#define DATA_SIZE UINT64_C(0x40000)
+#define SRC (DATA_BASE + 0x800)
+#define AREA_BASE (DATA_BASE + 0x10000) /* DST lies in [AREA_BASE, + AREA) */
+#define AREA 0x20000u
+#define MMIO_BASE UINT64_C(0x200000)
+#define MMIO_SIZE UINT64_C(0x10000)
+#define SENTINEL 0xee
+#define PROG_MAX 4096
+#define TRAPNUM(env) ((unsigned)((env)->trapno & 0xffffff))
+#define REG_S1 12
+
+typedef struct Case {
+    const char *dtype;
+    unsigned es;
+    bool nz;            /* NZ2ND (else NORM) */
+    unsigned bytes;     /* tile size */
+    unsigned cols;      /* tile columns (rows = bytes / (cols * es)) */
+    unsigned vr, vc;    /* window */
+    unsigned pitch;     /* elements between GM rows; 0 = no stride register */
+    uint64_t dst;
+} Case;
+
+typedef struct Run {
+    GuestMemory *gm;
+    LinxExecContext *ec;
+    CPULinxState *env;
+    uint64_t loop;
+} Run;
+
+static uint8_t src_byte(size_t i)
+{
+    return (uint8_t)(i * 131 + 7 + (i >> 8));
+}
+
+static const char *size_name(unsigned bytes)
+{
+    return bytes == 4096 ? "4KB" : bytes == 2048 ? "2KB" : bytes == 1024 ? "1KB" : "512B";
+}
+
+/* @arg: the B.ARG of both blocks (NULL: NORM or ND2NZ as @c says). */
+static void make_prog(char *p, size_t n, const Case *c, const char *arg)
+{
+    unsigned rows = c->bytes / (c->cols * c->es);
+    const char *load_arg = arg ? arg : c->nz ? "ND2NZ" : "NORM";
+
+    snprintf(p, n,
+             "    .text\n    .globl _start\n_start:\n    C.BSTART.STD FALL\n"
+             "    hl.lis %llu, ->s0\n    hl.lis %llu, ->s1\n    hl.lis %u, ->s3\n"
+             "    BSTART.TMA TLOAD, %s\n    B.ARG %s\n    B.DIM zero, %u, ->lb0\n"
+             "    B.DIM zero, %u, ->lb1\n    B.DIM zero, %u, ->lb2\n    B.IOR [s0],[]\n"
+             "    B.IOTI [], last ->t<%s>\n    C.BSTART.STD FALL\n    ebreak 0\n"
+             "loop:\n"
+             "    BSTART.TMA TSTORE, %s\n    B.ARG %s\n    B.DIM zero, %u, ->lb0\n"
+             "    B.DIM zero, %u, ->lb1\n    B.DIM zero, %u, ->lb2\n    B.IOR %s,[]\n"
+             "    B.IOTI [t#1], last ->t<%s>\n    C.BSTART.STD FALL\n    ebreak 0\n",
+             (unsigned long long)SRC, (unsigned long long)c->dst, c->pitch * c->es, c->dtype,
+             load_arg, c->cols, rows, c->cols, size_name(c->bytes), c->dtype,
+             load_arg, c->vc, c->vr, c->cols,
+             c->pitch ? "[s3, s1]" : "[s1]", size_name(c->bytes));
+}
+
+/* Byte-wise MMIO device: stores land in @opaque's buffer. */
+static bool mmio_read(void *opaque, uint64_t off, unsigned size, uint64_t *v)
+{
+    *v = 0;
+    memcpy(v, (uint8_t *)opaque + off, size);
+    return true;
+}
+
+static bool mmio_write(void *opaque, uint64_t off, unsigned size, uint64_t v)
+{
+    memcpy((uint8_t *)opaque + off, &v, size);
+    return true;
+}
+
+static const GuestMMIOOps mmio_ops = { mmio_read, mmio_write };
+
+static void fill_area(Run *r)
+{
+    static uint8_t buf[AREA];
+
+    memset(buf, SENTINEL, sizeof(buf));
+    assert_int_equal(guest_mem_write(r->gm, AREA_BASE, buf, sizeof(buf), NULL), GM_OK);
+}
+
+static void run_start(Run *r, const char *prog, LinxAccel accel, uint8_t *mmio_buf)
+{
+    static uint8_t buf[0x4000];
+    LinxAsOptions ao;
+    LinxAs *as;
+    uint8_t *img = NULL;
+    size_t img_len = 0;
+    LinxExecOptions eo;
+    char err[256];
+
+    memset(r, 0, sizeof(*r));
+    linx_as_default_options(&ao);
+    ao.base = CODE_BASE;
+    ao.format = LINX_AS_FMT_BIN;
+    as = linx_as_new(&ao);
+    linx_as_add_source(as, "prog.s", prog, strlen(prog));
+    if (!linx_as_assemble(as) || !linx_as_output(as, &img, &img_len) ||
+        !linx_as_symbol_value(as, "loop", &r->loop)) {
+        fail_msg("assembly failed:\n%s\n%s", linx_as_diagnostics(as), prog);
+    }
+    linx_as_free(as);
+    r->gm = guest_mem_new(GUEST_MEM_LIMIT_DEFAULT);
+    assert_non_null(r->gm);
+    assert_true(guest_mem_map(r->gm, CODE_BASE, CODE_SIZE, GM_PROT_ALL, false));
+    assert_true(guest_mem_map(r->gm, DATA_BASE, DATA_SIZE, GM_PROT_READ | GM_PROT_WRITE, false));
+    if (mmio_buf) {
+        memset(mmio_buf, SENTINEL, MMIO_SIZE);
+        assert_true(guest_mem_map_mmio(r->gm, MMIO_BASE, MMIO_SIZE, &mmio_ops, mmio_buf));
+    }
+    assert_int_equal(guest_mem_write(r->gm, CODE_BASE, img, img_len, NULL), GM_OK);
+    free(img);
+    for (size_t i = 0; i < sizeof(buf); i++) {
+        buf[i] = src_byte(i);
+    }
+    assert_int_equal(guest_mem_write(r->gm, SRC, buf, sizeof(buf), NULL), GM_OK);
+    fill_area(r);
+    linx_exec_options_init(&eo);
+    eo.accel = accel;
+    eo.trace_commit_path = NULL;
+    r->ec = linx_exec_new(&eo, err, sizeof(err));
+    assert_non_null(r->ec);
+    r->env = calloc(1, sizeof(*r->env));
+    assert_non_null(r->env);
+    r->env->mem = r->gm;
+    r->env->tiles = linx_tile_state_new();
+    linx_cpu_reset(r->env, CODE_BASE, 0);
+    linx_exec_attach_cpu(r->ec, r->env);
+    /* _start: the TLOAD, then the first ebreak. */
+    assert_int_equal(cpu_exec(r->env), EXCP_TRAP);
+    assert_int_equal(TRAPNUM(r->env), LINX_TRAP_SW_BREAKPOINT);
+}
+
+/* Run the TSTORE block from "loop" to its ebreak (or a trap). */
+static int run_loop(Run *r)
+{
+    r->env->pc = r->loop;
+    r->env->resume = 0;
+    return cpu_exec(r->env);
+}
+
+static void run_end(Run *r)
+{
+    linx_exec_free(r->ec);
+    linx_tile_state_free(r->env->tiles);
+    free(r->env);
+    guest_mem_free(r->gm);
+}
+
+/* DST as the oracle says: source element (r, c) of the dense rows of
+ * @cols at DST + (r * pitch + c) * es inside the window, SENTINEL around. */
+static void check_dst(const Case *c, const uint8_t *got, uint64_t got_base, size_t got_len,
+                      const char *what)
+{
+    size_t pitch = (c->pitch ? c->pitch : c->vc) * (size_t)c->es;
+
+    for (size_t k = 0; k < got_len; k++) {
+        uint64_t a = got_base + k;
+        uint8_t want = SENTINEL;
+
+        if (a >= c->dst) {
+            size_t off = (size_t)(a - c->dst), r = off / pitch, in = off % pitch;
+
+            if (r < c->vr && in < (size_t)c->vc * c->es) {
+                size_t e = in / c->es, b = in % c->es;
+
+                want = src_byte((r * c->cols + e) * c->es + b);
+            }
+        }
+        if (got[k] != want) {
+            fail_msg("%s: %s %s %uB cols %u window %ux%u pitch %u dst 0x%llx: byte at 0x%llx "
+                     "is 0x%02x, want 0x%02x",
+                     what, c->dtype, c->nz ? "NZ2ND" : "NORM", c->bytes, c->cols, c->vr, c->vc,
+                     c->pitch, (unsigned long long)c->dst, (unsigned long long)a, got[k], want);
+        }
+    }
+}
+
+static void check_area(Run *r, const Case *c, const char *what)
+{
+    static uint8_t got[AREA];
+
+    assert_int_equal(guest_mem_read(r->gm, AREA_BASE, got, sizeof(got), GM_PROT_READ, NULL),
+                     GM_OK);
+    check_dst(c, got, AREA_BASE, sizeof(got), what);
+}
+
+/* One case under @accel: the cold run (helper), then a warm one with DST
+ * cleared (inline under the JIT). */
+static void run_case(const Case *c, LinxAccel accel, const char *store_arg, bool want_inline)
+{
+    static char prog[PROG_MAX];
+    uint64_t calls;
+    Run r;
+
+    make_prog(prog, sizeof(prog), c, store_arg);
+    run_start(&r, prog, accel, NULL);
+    assert_int_equal(run_loop(&r), EXCP_TRAP);
+    assert_int_equal(TRAPNUM(r.env), LINX_TRAP_SW_BREAKPOINT);
+    check_area(&r, c, accel == LINX_ACCEL_JIT ? "jit, first run" : "interp, first run");
+    fill_area(&r);
+    calls = r.env->tiles->helper_moves;
+    assert_int_equal(run_loop(&r), EXCP_TRAP);
+    assert_int_equal(TRAPNUM(r.env), LINX_TRAP_SW_BREAKPOINT);
+    check_area(&r, c, accel == LINX_ACCEL_JIT ? "jit, warm run" : "interp, warm run");
+    if (accel == LINX_ACCEL_JIT && want_inline) {
+        assert_true(linx_exec_tile_moves(r.ec) > 0);
+        /* the warm run took the inline path */
+        assert_int_equal(r.env->tiles->helper_moves, calls);
+    } else {
+        assert_int_equal(r.env->tiles->helper_moves, calls + 1);
+    }
+    run_end(&r);
+}
+
+static bool host_inlines(void)
+{
+    const char *v = getenv("LINX_TILE_INLINE");
+
+    return __builtin_cpu_supports("avx2") && !(v && strcmp(v, "0") == 0) &&
+           !getenv("LINX_TMA_REFERENCE") && !getenv("LINX_TMA_PORTABLE");
+}
+
+static const struct {
+    const char *name;
+    unsigned es;
+} dtypes[] = { { "FP64", 8 }, { "FP32", 4 }, { "FP16", 2 }, { "INT8", 1 } };
+
+static void test_shapes(void **state)
+{
+    static const unsigned sizes[] = { 4096, 2048, 1024, 512 };
+    unsigned ncases = 0;
+
+    (void)state;
+    for (unsigned d = 0; d < sizeof(dtypes) / sizeof(dtypes[0]); d++) {
+        unsigned es = dtypes[d].es, c0 = 32 / es;
+
+        for (unsigned nz = 0; nz < 2; nz++) {
+            for (unsigned s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+                /* tile columns: a multiple of c0 for NZ (16-row fractals) */
+                unsigned cols_opts[3] = { c0, 2 * c0, sizes[s] / (16 * es) };
+
+                for (unsigned k = 0; k < 3; k++) {
+                    unsigned cols = cols_opts[k], rows = sizes[s] / (cols * es);
+
+                    if (rows == 0 || (nz && rows % 16) || cols * es * rows != sizes[s]) {
+                        continue;
+                    }
+                    for (unsigned w = 0; w < 4; w++) {
+                        /* full, partial rows/cols (tails inside a fractal) */
+                        unsigned vr = w == 0 || w == 2 ? rows : (rows > 3 ? rows - 3 : 1);
+                        unsigned vc = w < 2 ? cols : (cols > 1 ? cols - 1 : 1);
+                        unsigned pitch = (w & 1) ? cols + 3 + 5 * w : 0;
+                        /* dense from a page boundary minus 200 bytes, or
+                         * strided from 8 bytes past a page */
+                        uint64_t dst = AREA_BASE + 0x3000 + (pitch ? 8 : 0x1000 - 200);
+                        Case c = { dtypes[d].name, es, nz, sizes[s], cols, vr, vc, pitch, dst };
+
+                        run_case(&c, LINX_ACCEL_JIT, NULL, host_inlines());
+                        run_case(&c, LINX_ACCEL_INTERP, NULL, false);
+                        ncases++;
+                    }
+                }
+            }
+        }
+    }
+    assert_true(ncases >= 100);
+}
+
+/* A ZN2ND store is not inlined (transposes stay in the kernels) and the
+ * tile round trip still holds. */
+static void test_zn_not_inlined(void **state)
+{
+    Case c = { "FP32", 4, false, 4096, 32, 32, 30, 40, AREA_BASE + 0x2000 };
+    static char prog[PROG_MAX];
+    Run r;
+
+    (void)state;
+    /* loaded ND2ZN and stored ZN2ND: the same oracle */
+    make_prog(prog, sizeof(prog), &c, "ND2ZN");
+    run_start(&r, prog, LINX_ACCEL_JIT, NULL);
+    assert_int_equal(run_loop(&r), EXCP_TRAP);
+    fill_area(&r);
+    assert_int_equal(run_loop(&r), EXCP_TRAP);
+    assert_int_equal(TRAPNUM(r.env), LINX_TRAP_SW_BREAKPOINT);
+    check_area(&r, &c, "jit ZN2ND");
+    assert_int_equal(linx_exec_tile_moves(r.ec), 0);
+    run_end(&r);
+}
+
+/* Warm the inline path, then move the footprint so that it runs into the
+ * unmapped page after DATA: a page fault at the first unmapped byte, with
+ * nothing written (the helper validates the whole footprint first). */
+static void test_fault_after_warm(void **state)
+{
+    Case c = { "FP32", 4, true, 4096, 32, 32, 32, 0, AREA_BASE + 0x800 };
+    static char prog[PROG_MAX];
+    static const uint8_t sentinel_page[2048] = { [0 ... 2047] = SENTINEL };
+    uint8_t tail[2048];
+    LinxAccel accels[2] = { LINX_ACCEL_JIT, LINX_ACCEL_INTERP };
+
+    (void)state;
+    make_prog(prog, sizeof(prog), &c, NULL);
+    for (unsigned a = 0; a < 2; a++) {
+        uint64_t bad = DATA_BASE + DATA_SIZE - sizeof(tail);
+        Run r;
+
+        run_start(&r, prog, accels[a], NULL);
+        assert_int_equal(run_loop(&r), EXCP_TRAP);
+        assert_int_equal(run_loop(&r), EXCP_TRAP); /* warm: inline under the JIT */
+        assert_int_equal(TRAPNUM(r.env), LINX_TRAP_SW_BREAKPOINT);
+        assert_int_equal(guest_mem_write(r.gm, bad, sentinel_page, sizeof(tail), NULL), GM_OK);
+        r.env->gpr[REG_S1] = bad;
+        assert_int_equal(run_loop(&r), EXCP_TRAP);
+        assert_int_equal(TRAPNUM(r.env), LINX_TRAP_DATA_PAGE_FAULT);
+        assert_int_equal(r.env->traparg0, DATA_BASE + DATA_SIZE);
+        assert_int_equal(guest_mem_read(r.gm, bad, tail, sizeof(tail), GM_PROT_READ, NULL),
+                         GM_OK);
+        assert_memory_equal(tail, sentinel_page, sizeof(tail));
+        /* and back in range: the same TB stores again */
+        r.env->gpr[REG_S1] = c.dst;
+        fill_area(&r);
+        assert_int_equal(run_loop(&r), EXCP_TRAP);
+        assert_int_equal(TRAPNUM(r.env), LINX_TRAP_SW_BREAKPOINT);
+        check_area(&r, &c, "after the fault");
+        run_end(&r);
+    }
+}
+
+/* An MMIO destination never hits the window cache: the helper writes the
+ * device, every time, with the same bytes as RAM gets. */
+static void test_mmio_destination(void **state)
+{
+    Case c = { "FP16", 2, true, 4096, 32, 60, 30, 40, MMIO_BASE + 0x100 };
+    static char prog[PROG_MAX];
+    static uint8_t dev[MMIO_SIZE];
+    Run r;
+
+    (void)state;
+    make_prog(prog, sizeof(prog), &c, NULL);
+    run_start(&r, prog, LINX_ACCEL_JIT, dev);
+    for (unsigned i = 0; i < 3; i++) {
+        uint64_t calls = r.env->tiles->helper_moves;
+
+        memset(dev, SENTINEL, sizeof(dev));
+        assert_int_equal(run_loop(&r), EXCP_TRAP);
+        assert_int_equal(TRAPNUM(r.env), LINX_TRAP_SW_BREAKPOINT);
+        assert_int_equal(r.env->tiles->helper_moves, calls + 1);
+        check_dst(&c, dev, MMIO_BASE, sizeof(dev), "mmio");
+    }
+    run_end(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shapes),
+        cmocka_unit_test(test_zn_not_inlined),
+        cmocka_unit_test(test_fault_after_warm),
+        cmocka_unit_test(test_mmio_destination),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
