@@ -15,8 +15,11 @@
  * full and partial windows, dense and strided rows, footprints crossing
  * pages; plus a footprint that runs into an unmapped page after the inline
  * path is warm (a precise page fault, nothing written), an MMIO
- * destination (the slow path, byte-exact device writes), a ZN2ND store (not
- * inlined, still right) and LINX_TILE_INLINE=0.
+ * destination (the slow path, byte-exact device writes), a TSTORE over a
+ * translated block (self-modifying code: the new block runs) and a ZN2ND
+ * store (not inlined, still right).  Under LINX_TILE_INLINE=0 or
+ * LINX_VEC_ISA=avx2 the same checks hold (the warm-run expectation
+ * follows).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -123,7 +126,10 @@ static void fill_area(Run *r)
     assert_int_equal(guest_mem_write(r->gm, AREA_BASE, buf, sizeof(buf), NULL), GM_OK);
 }
 
-static void run_start(Run *r, const char *prog, LinxAccel accel, uint8_t *mmio_buf)
+/* Assemble @prog, map memory (SRC: @src, or the src_byte pattern when
+ * NULL) and run it to its first ebreak (the TLOAD). */
+static void run_start_src(Run *r, const char *prog, LinxAccel accel, uint8_t *mmio_buf,
+                          const uint8_t *src, size_t src_len)
 {
     static uint8_t buf[0x4000];
     LinxAsOptions ao;
@@ -158,6 +164,9 @@ static void run_start(Run *r, const char *prog, LinxAccel accel, uint8_t *mmio_b
         buf[i] = src_byte(i);
     }
     assert_int_equal(guest_mem_write(r->gm, SRC, buf, sizeof(buf), NULL), GM_OK);
+    if (src) {
+        assert_int_equal(guest_mem_write(r->gm, SRC, src, src_len, NULL), GM_OK);
+    }
     fill_area(r);
     linx_exec_options_init(&eo);
     eo.accel = accel;
@@ -173,6 +182,11 @@ static void run_start(Run *r, const char *prog, LinxAccel accel, uint8_t *mmio_b
     /* _start: the TLOAD, then the first ebreak. */
     assert_int_equal(cpu_exec(r->env), EXCP_TRAP);
     assert_int_equal(TRAPNUM(r->env), LINX_TRAP_SW_BREAKPOINT);
+}
+
+static void run_start(Run *r, const char *prog, LinxAccel accel, uint8_t *mmio_buf)
+{
+    run_start_src(r, prog, accel, mmio_buf, NULL, 0);
 }
 
 /* Run the TSTORE block from "loop" to its ebreak (or a trap). */
@@ -395,6 +409,92 @@ static void test_mmio_destination(void **state)
     run_end(&r);
 }
 
+/* Self-modifying code: a TSTORE over a translated block (the page is
+ * code: the inline path never writes it, the helper invalidates the
+ * block), then the block runs the new instructions.  The tile holds the
+ * bytes of the same program assembled with the other constant. */
+#define PATCH_OFF 0x2000u
+#define PATCH_BYTES 512u
+#define REG_A0 2
+
+static void smc_prog(char *p, size_t n, unsigned value)
+{
+    snprintf(p, n,
+             "    .text\n    .globl _start\n_start:\n    C.BSTART.STD FALL\n"
+             "    hl.lis %llu, ->s0\n    hl.lis %llu, ->s1\n"
+             "    BSTART.TMA TLOAD, INT8\n    B.ARG NORM\n    B.DIM zero, 32, ->lb0\n"
+             "    B.DIM zero, 16, ->lb1\n    B.DIM zero, 32, ->lb2\n    B.IOR [s0],[]\n"
+             "    B.IOTI [], last ->t<512B>\n    C.BSTART.STD FALL\n    ebreak 0\n"
+             "loop:\n"
+             "    BSTART.TMA TSTORE, INT8\n    B.ARG NORM\n    B.DIM zero, 32, ->lb0\n"
+             "    B.DIM zero, 16, ->lb1\n    B.DIM zero, 32, ->lb2\n    B.IOR [s1],[]\n"
+             "    B.IOTI [t#1], last ->t<512B>\n    C.BSTART.STD FALL\n    ebreak 0\n"
+             "    .org 0x%x\npatch:\n    C.BSTART.STD FALL\n    addi zero, %u, ->a0\n"
+             "    C.BSTART.STD FALL\n    ebreak 0\n    .org 0x%x\n",
+             (unsigned long long)SRC, (unsigned long long)(CODE_BASE + PATCH_OFF), PATCH_OFF,
+             value, PATCH_OFF + PATCH_BYTES);
+}
+
+static uint64_t run_patch(Run *r)
+{
+    r->env->pc = CODE_BASE + PATCH_OFF;
+    r->env->resume = 0;
+    assert_int_equal(cpu_exec(r->env), EXCP_TRAP);
+    assert_int_equal(TRAPNUM(r->env), LINX_TRAP_SW_BREAKPOINT);
+    return r->env->gpr[REG_A0];
+}
+
+static void test_code_page(void **state)
+{
+    static char prog_a[PROG_MAX], prog_b[PROG_MAX];
+    LinxAccel accels[2] = { LINX_ACCEL_JIT, LINX_ACCEL_INTERP };
+    uint8_t a_bytes[PATCH_BYTES], *img = NULL;
+    size_t img_len = 0;
+    LinxAsOptions ao;
+    LinxAs *as;
+
+    (void)state;
+    smc_prog(prog_a, sizeof(prog_a), 1);
+    smc_prog(prog_b, sizeof(prog_b), 2);
+    linx_as_default_options(&ao);
+    ao.base = CODE_BASE;
+    ao.format = LINX_AS_FMT_BIN;
+    as = linx_as_new(&ao);
+    linx_as_add_source(as, "b.s", prog_b, strlen(prog_b));
+    assert_true(linx_as_assemble(as) && linx_as_output(as, &img, &img_len));
+    linx_as_free(as);
+    assert_true(img_len >= PATCH_OFF + PATCH_BYTES);
+    for (unsigned a = 0; a < 2; a++) {
+        Run r;
+
+        run_start_src(&r, prog_a, accels[a], NULL, img + PATCH_OFF, PATCH_BYTES);
+        assert_int_equal(guest_mem_read(r.gm, CODE_BASE + PATCH_OFF, a_bytes, sizeof(a_bytes),
+                                        GM_PROT_READ, NULL),
+                         GM_OK);
+        assert_memory_not_equal(a_bytes, img + PATCH_OFF, PATCH_BYTES);
+        /* The window cache first learns the page while it holds no code
+         * (the TSTORE's footprint lies there), then the block is
+         * translated: marking the page as code must keep the warm inline
+         * path from writing it. */
+        assert_int_equal(run_loop(&r), EXCP_TRAP);
+        assert_int_equal(
+            guest_mem_write(r.gm, CODE_BASE + PATCH_OFF, a_bytes, sizeof(a_bytes), NULL), GM_OK);
+        assert_int_equal(run_patch(&r), 1);
+        for (unsigned round = 0; round < 3; round++) {
+            assert_int_equal(run_loop(&r), EXCP_TRAP); /* the TSTORE over the block */
+            assert_int_equal(TRAPNUM(r.env), LINX_TRAP_SW_BREAKPOINT);
+            assert_int_equal(run_patch(&r), 2);
+            /* put the old block back (a host write: invalidates too) */
+            assert_int_equal(
+                guest_mem_write(r.gm, CODE_BASE + PATCH_OFF, a_bytes, sizeof(a_bytes), NULL),
+                GM_OK);
+            assert_int_equal(run_patch(&r), 1);
+        }
+        run_end(&r);
+    }
+    free(img);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -402,6 +502,7 @@ int main(void)
         cmocka_unit_test(test_zn_not_inlined),
         cmocka_unit_test(test_fault_after_warm),
         cmocka_unit_test(test_mmio_destination),
+        cmocka_unit_test(test_code_page),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
