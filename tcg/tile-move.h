@@ -20,7 +20,7 @@
  *      span = (rows - 1) * stride + row_bytes (stride = the argument when
  *      @stride_reg, else row_bytes; a stride argument below row_bytes with
  *      rows > 1, or >= 2^31, fails the check);
- *   3. the tile slot s = *(ts + view_off) (a pointer): *(u32 *)(s +
+ *   3. stores: the tile slot s = *(ts + view_off) (a pointer): *(u32 *)(s +
  *      meta_bytes_off) == tile_bytes, and when @meta_dim_off >= 0: if
  *      *(u8 *)(s + meta_layout_off) == meta_layout, the u16 at @meta_dim_off
  *      is 0 or @meta_dim;
@@ -54,7 +54,7 @@ typedef struct TcgTileRun {
 } TcgTileRun;
 
 typedef struct TcgTileMove {
-    bool store;          /* tile -> guest memory (TSTORE); only stores now */
+    bool store;          /* tile -> guest memory (TSTORE), else a load */
     bool stride_reg;     /* the stride is the call's stride argument */
     uint32_t rows;       /* GM rows of the footprint */
     uint32_t row_bytes;  /* bytes per GM row */
@@ -64,6 +64,14 @@ typedef struct TcgTileMove {
     int32_t meta_dim_off; /* -1: no shape check */
     int32_t meta_layout_off, meta_bytes_off, slot_data_off;
     int32_t env_tiles_off, env_mem_off, gen_off, cache_off, view_off;
+    /* Loads push a new tile on one hand (step 3 and after step 4):
+     * h = u8 at ts + head_off; n = (h + 1) % ring; the slot s = ts +
+     * slot_off + n * slot_size receives the bytes; then its meta (16 bytes
+     * at s + meta_off) = meta[], the u8 at head_off = n, the hand's eight
+     * view pointers at ts + view_off shift up by one (the last drops) and
+     * view[0] = s, the u64 at ts + pushes_off += 1. */
+    int32_t head_off, slot_off, slot_size, ring, meta_off, pushes_off;
+    uint64_t meta[2];
     uint32_t nruns;
     TcgTileRun runs[]; /* nruns of them */
 } TcgTileMove;

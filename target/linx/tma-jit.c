@@ -4,7 +4,9 @@
  * time, so that the backend emits the move in the TB instead of a call.
  *
  * What is inlined: TSTORE NORM (ND tile) and NZ2ND (NZ tile) of one source
- * tile to ND guest memory, constant shape (B.DIM immediates, B.IOTI size),
+ * tile to ND guest memory, and TLOAD NORM / ND2NZ from it (with no pad fill:
+ * pad Null or a window covering the tile), constant shape (B.DIM
+ * immediates, B.IOTI size),
  * any element size, window and stride (immediate-less stride register or
  * none), no AtomicAdd, no -d tile logging, not the reference/portable
  * kernels (LINX_TMA_REFERENCE / LINX_TMA_PORTABLE keep the oracle).
@@ -28,6 +30,8 @@
 #include "tcg/tile-move.h"
 #include "tma-translate.h"
 
+_Static_assert(sizeof(LinxTileMeta) == 16 && LINX_TILE_DEPTH == 8,
+               "tcg/tile-move.h writes a pushed tile's meta as 16 bytes, 8 views a hand");
 _Static_assert(sizeof(LinxTileGmCache) == 40 && offsetof(LinxTileGmCache, gm) == 0 &&
                    offsetof(LinxTileGmCache, gen) == 8 && offsetof(LinxTileGmCache, lo) == 16 &&
                    offsetof(LinxTileGmCache, hi) == 24 && offsetof(LinxTileGmCache, host) == 32,
@@ -86,7 +90,11 @@ const TcgTileMove *linx_tma_jit_plan(LinxExecContext *ec, const LinxTmaBlock *b)
 
     tma_options_from_env(&opts);
     if (!ec || !b->prepared || b->flags != 0 || opts.reference || opts.portable ||
-        p->op != TMA_OP_TSTORE || p->atomic || p->nsrc != 1 || !p->shape_const || !p->fast ||
+        (p->op == TMA_OP_TSTORE ? p->nsrc != 1 : p->op != TMA_OP_TLOAD) ||
+        (p->op == TMA_OP_TLOAD && p->pad != TMA_PAD_NULL &&
+         (p->shape.valid_rows != p->shape.sub_rows ||
+          p->shape.valid_cols != p->shape.sub_cols)) || /* pad fill: the kernels */
+        p->dst_hand >= LINX_TILE_HANDS || p->atomic || !p->shape_const || !p->fast ||
         p->gm_dn || (p->tile_layout != LINX_TL_ND && p->tile_layout != LINX_TL_NZ) ||
         p->shape.tile_bytes > LINX_TILE_MAX_BYTES || p->shape.valid_rows == 0 ||
         p->shape.gm_outer != p->shape.valid_rows || p->shape.gm_inner != p->shape.valid_cols ||
@@ -98,7 +106,7 @@ const TcgTileMove *linx_tma_jit_plan(LinxExecContext *ec, const LinxTmaBlock *b)
         return NULL;
     }
     memset(m, 0, sizeof(*m));
-    m->store = true;
+    m->store = p->op == TMA_OP_TSTORE;
     m->stride_reg = p->stride_reg != 0;
     m->rows = p->shape.gm_outer;
     m->row_bytes = p->shape.gm_inner * p->esize;
@@ -114,9 +122,34 @@ const TcgTileMove *linx_tma_jit_plan(LinxExecContext *ec, const LinxTmaBlock *b)
     m->env_tiles_off = (int32_t)offsetof(CPULinxState, tiles);
     m->env_mem_off = (int32_t)offsetof(CPULinxState, mem);
     m->gen_off = guest_mem_generation_offset();
-    m->cache_off = (int32_t)(offsetof(LinxTileState, gm_cache) + sizeof(LinxTileGmCache));
-    m->view_off = (int32_t)(offsetof(LinxTileState, view) +
-                            sizeof(LinxTileSlot *) * (p->src[0] % LINX_TILE_COUNT));
+    m->cache_off = (int32_t)(offsetof(LinxTileState, gm_cache) +
+                             sizeof(LinxTileGmCache) * (m->store ? 1 : 0));
+    if (m->store) {
+        m->view_off = (int32_t)(offsetof(LinxTileState, view) +
+                                sizeof(LinxTileSlot *) * (p->src[0] % LINX_TILE_COUNT));
+    } else {
+        LinxTileMeta meta;
+
+        /* tma-exec.c loaded_meta */
+        memset(&meta, 0, sizeof(meta));
+        meta.bytes = p->shape.tile_bytes;
+        meta.dtype = p->dtype;
+        meta.layout = p->tile_layout;
+        meta.rows = (uint16_t)p->shape.sub_rows;
+        meta.cols = (uint16_t)p->shape.sub_cols;
+        meta.valid_rows = (uint16_t)p->shape.valid_rows;
+        meta.valid_cols = (uint16_t)p->shape.valid_cols;
+        memcpy(m->meta, &meta, sizeof(meta));
+        m->view_off = (int32_t)(offsetof(LinxTileState, view) +
+                                sizeof(LinxTileSlot *) * LINX_TILE_DEPTH * p->dst_hand);
+        m->head_off = (int32_t)(offsetof(LinxTileState, head) + p->dst_hand);
+        m->slot_off = (int32_t)offsetof(LinxTileState, slot[p->dst_hand][0]);
+        m->slot_size = (int32_t)sizeof(LinxTileSlot);
+        m->ring = LINX_TILE_RING;
+        m->meta_off = (int32_t)offsetof(LinxTileSlot, meta);
+        m->pushes_off = (int32_t)offsetof(LinxTileState, pushes);
+        m->meta_dim_off = -1;
+    }
     m->nruns = n;
     memcpy(m->runs, runs, n * sizeof(runs[0]));
     return m;

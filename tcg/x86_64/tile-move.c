@@ -7,8 +7,10 @@
  *
  *     checks (rax, r10, r11 only)    ; any failure: jmp slow
  *     gm host pointer -> r10, tile data -> r11, row pointer -> rsi
+ *     (loads: the pushed slot -> r8, its ring index -> rdi)
  *     the runs: vector moves (AVX-512 zmm / AVX2 ymm, overlapping tails),
- *     general-register moves below 16 bytes (rax)
+ *     general-register moves below 16 bytes (r9)
+ *     (loads: the push commit: meta, head, the hand's views, pushes)
  *     vzeroupper; jmp done
  *   slow:
  *     call helper                    ; the arguments are untouched
@@ -34,7 +36,7 @@ enum {
     TM_STRIDE = X86_RCX,
     TM_BASE = X86_RDX,
     TM_TS = X86_RAX,
-    TM_GPR = X86_RAX,  /* small moves */
+    TM_GPR = X86_R9,   /* small moves (the plan argument: not needed past the checks) */
     TM_VREGS = 8,      /* vector registers used round-robin */
     TM_MAX_SLOW = 16,
     STRIDE_LIMIT = 0x7fffffff,
@@ -88,7 +90,7 @@ static void gmove(TmEmit *t, unsigned size, int dbase, int32_t ddisp, int sbase,
         break;
     default:
         x86_ld(t->e, OPC_MOVZBL, TM_GPR, sbase, sdisp);
-        x86_st(t->e, OPC_MOV_EbGb, TM_GPR, dbase, ddisp);
+        x86_st(t->e, OPC_MOV_EbGb | X86_P_BYTE_R, TM_GPR, dbase, ddisp);
         break;
     }
 }
@@ -163,7 +165,7 @@ static void gen_checks(TmEmit *t, const TcgTileMove *m)
     x86_modrm_mem(e, OPC_ALU_GvEv(X86_ALU_CMP) | X86_P_W, X86_R10, TM_TS, X86_NO_REG, 0, c + 8);
     tm_fail_if(t, X86_CC_NE);
     if (m->stride_reg) {
-        if (m->rows > 1) {
+        if (m->rows > 1 && m->store) {
             x86_alu_ri(e, X86_ALU_CMP, TM_STRIDE, (int32_t)m->row_bytes);
             tm_fail_if(t, X86_CC_B); /* overlapping rows: the helper raises */
         }
@@ -180,6 +182,9 @@ static void gen_checks(TmEmit *t, const TcgTileMove *m)
     tm_fail_if(t, X86_CC_B);                      /* base < lo */
     x86_modrm_mem(e, OPC_ALU_GvEv(X86_ALU_CMP) | X86_P_W, X86_R10, TM_TS, X86_NO_REG, 0, c + 24);
     tm_fail_if(t, X86_CC_A);                      /* end > hi */
+    if (!m->store) {
+        return;
+    }
     x86_ld(e, OPC_MOV_GvEv | X86_P_W, TM_TILE, TM_TS, m->view_off); /* the slot */
     x86_modrm_mem(e, OPC_GRP1_EvIz, X86_ALU_CMP, TM_TILE, X86_NO_REG, 0, m->meta_bytes_off);
     x86_u32(e, m->tile_bytes);
@@ -200,13 +205,53 @@ static void gen_checks(TmEmit *t, const TcgTileMove *m)
     }
 }
 
+/* Loads: the hand's spare slot -> TM_SLOT (kept for the commit), its
+ * ring index -> TM_NEXT, its data -> TM_TILE. */
+enum { TM_SLOT = X86_R8, TM_NEXT = X86_RDI, TM_TMP = X86_R9 };
+
+static void push_slot(TmEmit *t, const TcgTileMove *m)
+{
+    X86Emitter *e = t->e;
+    size_t keep;
+
+    x86_ld(e, OPC_MOVZBL, TM_NEXT, TM_TS, m->head_off);
+    x86_alu_ri(e, X86_ALU_ADD, TM_NEXT, 1);
+    x86_alu_ri(e, X86_ALU_CMP, TM_NEXT, m->ring);
+    keep = x86_jcc_rel32(e, X86_CC_B);
+    x86_alu_rr(e, X86_ALU_XOR, TM_NEXT, TM_NEXT);
+    x86_patch_rel32(e, keep, e->pos);
+    x86_imul_rri(e, TM_SLOT, TM_NEXT, m->slot_size);
+    x86_lea(e, TM_SLOT, TM_TS, TM_SLOT, 0, m->slot_off);
+    x86_ld(e, OPC_MOV_GvEv | X86_P_W, TM_TILE, TM_SLOT, m->slot_data_off);
+}
+
+/* linx_tile_push_commit (hw/linx/tile-regs.c) with the meta constant. */
+static void push_commit(TmEmit *t, const TcgTileMove *m)
+{
+    X86Emitter *e = t->e;
+
+    for (unsigned k = 0; k < 2; k++) {
+        x86_movi(e, TM_TMP, m->meta[k]);
+        x86_st(e, OPC_MOV_EvGv | X86_P_W, TM_TMP, TM_SLOT, m->meta_off + 8 * (int32_t)k);
+    }
+    x86_st(e, OPC_MOV_EbGb | X86_P_BYTE_R, TM_NEXT, TM_TS, m->head_off);
+    /* view[1..7] = view[0..6], view[0] = the slot (eight 8-byte views) */
+    for (int k = 7; k > 0; k--) {
+        x86_ld(e, OPC_MOV_GvEv | X86_P_W, TM_TMP, TM_TS, m->view_off + 8 * (k - 1));
+        x86_st(e, OPC_MOV_EvGv | X86_P_W, TM_TMP, TM_TS, m->view_off + 8 * k);
+    }
+    x86_st(e, OPC_MOV_EvGv | X86_P_W, TM_SLOT, TM_TS, m->view_off);
+    x86_modrm_mem(e, OPC_GRP1_EvIb | X86_P_W, X86_ALU_ADD, TM_TS, X86_NO_REG, 0, m->pushes_off);
+    x86_byte(e, 1);
+}
+
 bool x86_gen_tile_move(X86Gen *g, const TcgTileMove *m, size_t *done)
 {
     TmEmit t = { .e = &g->e, .avx512 = g->bs->tile_move_isa >= 2, .store = m->store };
     X86Emitter *e = &g->e;
     unsigned row = 0;
 
-    if (!g->bs->tile_move_isa || !m->store || m->nruns == 0 || m->rows == 0 ||
+    if (!g->bs->tile_move_isa || m->nruns == 0 || m->rows == 0 ||
         m->nruns > TCG_TILE_MOVE_MAX_RUNS) {
         return false;
     }
@@ -216,7 +261,11 @@ bool x86_gen_tile_move(X86Gen *g, const TcgTileMove *m, size_t *done)
     x86_modrm_mem(e, OPC_ALU_GvEv(X86_ALU_SUB) | X86_P_W, TM_BASE, TM_TS, X86_NO_REG, 0,
                   m->cache_off + 16);
     x86_alu_rr(e, X86_ALU_ADD, TM_GM, TM_BASE);
-    x86_ld(e, OPC_MOV_GvEv | X86_P_W, TM_TILE, TM_TILE, m->slot_data_off);
+    if (m->store) {
+        x86_ld(e, OPC_MOV_GvEv | X86_P_W, TM_TILE, TM_TILE, m->slot_data_off);
+    } else {
+        push_slot(&t, m);
+    }
     t.gm_base = TM_GM;
     if (m->stride_reg) {
         x86_mov_rr(e, TM_ROW, TM_GM);
@@ -234,13 +283,20 @@ bool x86_gen_tile_move(X86Gen *g, const TcgTileMove *m, size_t *done)
         } else {
             gdisp = (int32_t)(r->row * m->row_bytes + r->gm_off);
         }
-        if (t.avx512 && r->len == 32 && i + 1 < m->nruns && m->runs[i + 1].len == 32 &&
+        if (t.avx512 && m->store && r->len == 32 && i + 1 < m->nruns && m->runs[i + 1].len == 32 &&
             m->runs[i + 1].row == r->row && m->runs[i + 1].gm_off == r->gm_off + 32) {
             pair_store(&t, gdisp, r->tile_off, m->runs[i + 1].tile_off);
             i++;
             continue;
         }
-        copy_run(&t, r->len, t.gm_base, gdisp, TM_TILE, r->tile_off);
+        if (m->store) {
+            copy_run(&t, r->len, t.gm_base, gdisp, TM_TILE, r->tile_off);
+        } else {
+            copy_run(&t, r->len, TM_TILE, r->tile_off, t.gm_base, gdisp);
+        }
+    }
+    if (!m->store) {
+        push_commit(&t, m);
     }
     if (t.vreg) {
         vx_vzeroupper(e);
