@@ -26,7 +26,10 @@
  * guest - direct is what dispatch costs (TB entry, the header's LB
  * writes, the call); guest / best is the figure the issue asks about.
  * Cases: f32 32x32, f16 32x64, int8 64x64 in NORM, NZ2ND and ZN2ND, the
- * v0.4 header style (B.ARG, B.IOTI: constant shape, the fast path); plus
+ * v0.4 header style (B.ARG, B.IOTI: constant shape, the fast path); the
+ * same shapes as TLOAD NORM, ND2NZ and ND2ZN (UNROLL TLOADs of the same 4
+ * KB per iteration: each pushes hand T, so the tiles cycle through its 9
+ * slots; best and limit write 9 native tiles in turn likewise); plus
  * the f32 NORM TSTORE in seed 000's template syntax (B.DATR, B.IOT with no
  * size: the shape is resolved at run time from the source tile); plus the
  * f32 NORM TSTORE "near code": code and data in one RWX mapping, the
@@ -95,6 +98,7 @@ static const Shape shapes[] = {
 enum { LAY_ND, LAY_NZ, LAY_ZN, LAY__COUNT };
 static const char *const lay_barg[LAY__COUNT] = { "NORM", "ND2NZ", "ND2ZN" };
 static const char *const lay_name[LAY__COUNT] = { "NORM", "NZ2ND", "ZN2ND" };
+static const char *const lay_load_name[LAY__COUNT] = { "TLOAD NORM", "TLOAD ND2NZ", "TLOAD ND2ZN" };
 
 static double now(void)
 {
@@ -147,6 +151,23 @@ NATIVE_SET(f32, 32, 32, 4)
 NATIVE_SET(f16, 32, 64, 2)
 NATIVE_SET(i8, 64, 64, 1)
 
+#define NATIVE_LOAD_SET(N, R, C, E)                                                          \
+    static AVX2_FN void ndl_##N(uint8_t *g, uint8_t *t)                                      \
+    {                                                                                        \
+        nd_sub(g, (C) * (E), t, C, R, C, E, false);                                          \
+    }                                                                                        \
+    static AVX2_FN void nzl_##N(uint8_t *g, uint8_t *t)                                      \
+    {                                                                                        \
+        nz_sub(g, (C) * (E), t, R, R, C, E, false);                                          \
+    }                                                                                        \
+    static AVX2_FN void znl_##N(uint8_t *g, uint8_t *t)                                      \
+    {                                                                                        \
+        zn_sub(g, (C) * (E), t, C, R, C, E, false);                                          \
+    }
+NATIVE_LOAD_SET(f32, 32, 32, 4)
+NATIVE_LOAD_SET(f16, 32, 64, 2)
+NATIVE_LOAD_SET(i8, 64, 64, 1)
+
 static __attribute__((noinline, target("avx512f"))) void copy_limit512(uint8_t *g, uint8_t *t)
 {
     for (unsigned k = 0; k < TILE_BYTES; k += 64) {
@@ -174,6 +195,11 @@ static const NativeFn native_fns[NSHAPES][LAY__COUNT][MAX_NATIVE] = {
     { { nd_f16, memcpy_4k }, { nz_f16, nzo_f16 }, { zn_f16, NULL } },
     { { nd_i8, memcpy_4k }, { nz_i8, nzo_i8 }, { zn_i8, NULL } },
 };
+static const NativeFn native_load_fns[NSHAPES][LAY__COUNT] = {
+    { ndl_f32, nzl_f32, znl_f32 },
+    { ndl_f16, nzl_f16, znl_f16 },
+    { ndl_i8, nzl_i8, znl_i8 },
+};
 #endif
 
 /* ------------------------------------------------------------------ */
@@ -186,6 +212,8 @@ typedef struct Guest {
     CPULinxState *env;
     uint64_t loop;      /* address of the loop's first block */
     uint8_t *host_dst;  /* GM destination, host view (for checks) */
+    uint8_t *host_src;  /* GM source, host view (TLOAD cases) */
+    bool load;          /* the loop's blocks are TLOADs from SRC */
     bool near;          /* code and data in one mapping (same 2 MiB) */
 } Guest;
 
@@ -224,7 +252,16 @@ static void guest_build(Guest *g, const Shape *sh, unsigned lay, bool seed, bool
                             SRC_ADDR, DST_ADDR, sh->dtype, lay_barg[lay], sh->cols, sh->rows,
                             sh->cols);
     for (unsigned u = 0; u < UNROLL; u++) {
-        len += (size_t)tstore_header(src + len, sizeof(src) - len, sh, lay, seed);
+        if (g->load) {
+            len += (size_t)snprintf(src + len, sizeof(src) - len,
+                                    "    BSTART.TMA TLOAD, %s\n    B.ARG %s\n"
+                                    "    B.DIM zero, %u, ->lb0\n    B.DIM zero, %u, ->lb1\n"
+                                    "    B.DIM zero, %u, ->lb2\n    B.IOR [s0],[]\n"
+                                    "    B.IOTI [], last ->t<4KB>\n",
+                                    sh->dtype, lay_barg[lay], sh->cols, sh->rows, sh->cols);
+        } else {
+            len += (size_t)tstore_header(src + len, sizeof(src) - len, sh, lay, seed);
+        }
     }
     len += (size_t)snprintf(src + len, sizeof(src) - len,
                             "    C.BSTART COND, loop\n    subi s2, 1, ->s2\n    setc.nei s2, 0\n"
@@ -261,7 +298,9 @@ static void guest_build(Guest *g, const Shape *sh, unsigned lay, bool seed, bool
         guest_mem_write(g->gm, SRC_ADDR + i, &v, 1, NULL);
     }
     if (guest_mem_window(g->gm, DST_ADDR, 1, TILE_BYTES, TILE_BYTES, GM_PROT_READ,
-                         &g->host_dst, NULL) != GM_OK || !g->host_dst) {
+                         &g->host_dst, NULL) != GM_OK || !g->host_dst ||
+        guest_mem_window(g->gm, SRC_ADDR, 1, TILE_BYTES, TILE_BYTES, GM_PROT_READ,
+                         &g->host_src, NULL) != GM_OK || !g->host_src) {
         die("no host view of the destination");
     }
     linx_exec_options_init(&eo);
@@ -344,7 +383,7 @@ static void guest_block(Guest *g, LinxTmaBlock *b)
 static void direct_run(Guest *g, LinxTmaBlock *b, long calls)
 {
     for (long i = 0; i < calls; i++) {
-        helper_tma(g->env, (uint64_t)(uintptr_t)b, DST_ADDR, 0, 0);
+        helper_tma(g->env, (uint64_t)(uintptr_t)b, g->load ? SRC_ADDR : DST_ADDR, 0, 0);
     }
 }
 
@@ -365,6 +404,7 @@ typedef struct Case {
     TmaXfer xfer;             /* the kernel's arguments as tma_exec builds them */
     NativeFn native[2];
     uint8_t *ngm, *ntile;
+    uint8_t *nring;           /* TLOAD cases: 9 native destinations, as the slots of hand T */
     long calls[V__COUNT];     /* TSTOREs per timed run */
     double ns[V__COUNT][ROUNDS];
 } Case;
@@ -386,7 +426,8 @@ static double time_variant(Case *c, unsigned v)
     case V_LIMIT2:
         for (long i = 0; i < n; i++) {
             NativeFn volatile fn = c->limit[v - V_LIMIT];
-            fn(c->ngm, c->ntile);
+            fn(c->nring ? c->nring + (size_t)(i % LINX_TILE_RING) * 2 * TILE_BYTES : c->ngm,
+               c->ntile);
         }
         break;
     case V_DIRECT:
@@ -400,7 +441,8 @@ static double time_variant(Case *c, unsigned v)
     default:
         for (long i = 0; i < n; i++) {
             NativeFn volatile fn = c->native[v - V_NATIVE0];
-            fn(c->ngm, c->ntile);
+            fn(c->ngm, c->nring ? c->nring + (size_t)(i % LINX_TILE_RING) * 2 * TILE_BYTES
+                                : c->ntile);
         }
         break;
     }
@@ -417,9 +459,35 @@ static bool variant_present(const Case *c, unsigned v)
 
 /* The guest's GM after a TSTORE must be the native kernel's output for
  * the tile the guest loaded. */
+static void check_load_case(Case *c)
+{
+    memcpy(c->ngm, c->g.host_src, TILE_BYTES);
+    memset(c->ntile, 0, TILE_BYTES);
+    c->native[0](c->ngm, c->ntile);
+    for (unsigned w = 0; w < 2; w++) {
+        Guest *g = w ? &c->gcall : &c->g;
+
+        for (unsigned again = 0; again < 2; again++) {
+            guest_run(g, 1);
+            if (memcmp(c->ntile, linx_tile_get(g->env->tiles, 0)->data, TILE_BYTES) != 0) {
+                fprintf(stderr, "bench-tile-guest: %s %s: %s tile differs from native kernel\n",
+                        c->sh->name, lay_load_name[c->lay], w ? "call" : "guest");
+                exit(1);
+            }
+        }
+    }
+}
+
 static void check_case(Case *c)
 {
     const LinxTileSlot *t1 = linx_tile_get(c->g.env->tiles, 0);
+
+    if (c->g.load) {
+        if (c->native[0]) {
+            check_load_case(c);
+        }
+        return;
+    }
 
     memcpy(c->ntile, t1->data, TILE_BYTES);
     for (unsigned k = 0; k < 2; k++) {
@@ -486,12 +554,13 @@ static double median(double *v)
     return s[ROUNDS / 2];
 }
 
-static void case_setup(Case *c, unsigned shape, unsigned lay, bool seed, bool near)
+static void case_setup(Case *c, unsigned shape, unsigned lay, bool seed, bool near, bool load)
 {
     memset(c, 0, sizeof(*c));
     c->sh = &shapes[shape];
     c->lay = lay;
     c->seed = seed;
+    c->g.load = c->gcall.load = load;
     guest_build(&c->g, c->sh, lay, seed, near);
     setenv("LINX_TILE_INLINE", "0", 1);
     guest_build(&c->gcall, c->sh, lay, seed, near);
@@ -504,7 +573,16 @@ static void case_setup(Case *c, unsigned shape, unsigned lay, bool seed, bool ne
     }
     guest_block(&c->g, c->blk);
     tma_xfer_init(&c->xfer, &c->blk->plan, &c->blk->plan.shape);
-    c->xfer.gm = c->g.host_dst;
+    c->xfer.gm = load ? c->g.host_src : c->g.host_dst;
+    if (load) {
+        /* the 9 destinations 1 KB into every other page, as tiles */
+        c->nring = aligned_alloc(4096, (size_t)LINX_TILE_RING * 2 * TILE_BYTES);
+        if (!c->nring) {
+            die("out of memory");
+        }
+        memset(c->nring, 0, (size_t)LINX_TILE_RING * 2 * TILE_BYTES);
+        c->nring += 1024;
+    }
     c->xfer.stride = (size_t)c->sh->cols * c->sh->esize;
     c->xfer.ntiles = 1;
     c->xfer.tile[0] = linx_tile_get(c->g.env->tiles, 0)->data;
@@ -513,8 +591,8 @@ static void case_setup(Case *c, unsigned shape, unsigned lay, bool seed, bool ne
     c->ntile += 1024;
 #ifdef BENCH_AVX2
     if (tma_host_has_avx2()) {
-        c->native[0] = native_fns[shape][lay][0];
-        c->native[1] = native_fns[shape][lay][1];
+        c->native[0] = load ? native_load_fns[shape][lay] : native_fns[shape][lay][0];
+        c->native[1] = load ? NULL : native_fns[shape][lay][1];
         __builtin_cpu_init();
         c->limit[0] = __builtin_cpu_supports("avx512f") ? copy_limit512 : NULL;
         c->limit[1] = copy_limit256;
@@ -527,6 +605,9 @@ static void case_free(Case *c)
 {
     guest_free(&c->g);
     guest_free(&c->gcall);
+    if (c->nring) {
+        free(c->nring - 1024);
+    }
     free(c->blk);
     free(c->ngm - 2048);
     free(c->ntile - 1024);
@@ -536,7 +617,7 @@ int main(int argc, char **argv)
 {
     double seconds = 0.05;
     bool quiet = false;
-    static Case cases[NSHAPES * LAY__COUNT + 2];
+    static Case cases[2 * NSHAPES * LAY__COUNT + 2];
     LinxExecStats st;
     uint64_t near_tbs = 0;
     unsigned ncases = 0;
@@ -556,11 +637,16 @@ int main(int argc, char **argv)
     }
     for (unsigned s = 0; s < NSHAPES; s++) {
         for (unsigned l = 0; l < LAY__COUNT; l++) {
-            case_setup(&cases[ncases++], s, l, false, false);
+            case_setup(&cases[ncases++], s, l, false, false, false);
         }
     }
-    case_setup(&cases[ncases++], 0, LAY_ND, true, false);
-    case_setup(&cases[ncases++], 0, LAY_ND, false, true); /* near code; far: cases[0] */
+    for (unsigned s = 0; s < NSHAPES; s++) {
+        for (unsigned l = 0; l < LAY__COUNT; l++) {
+            case_setup(&cases[ncases++], s, l, false, false, true);
+        }
+    }
+    case_setup(&cases[ncases++], 0, LAY_ND, true, false, false);
+    case_setup(&cases[ncases++], 0, LAY_ND, false, true, false); /* near code; far: cases[0] */
 
     for (unsigned i = 0; i < ncases; i++) {
         calibrate(&cases[i], seconds);
@@ -591,7 +677,7 @@ int main(int argc, char **argv)
         double g = median(c->ns[V_GUEST]), d = median(c->ns[V_DIRECT]), best = 0;
         double k = median(c->ns[V_KERNEL]), call = median(c->ns[V_CALL]);
         double lim = 0;
-        double goal = c->lay == LAY_ZN ? 0.55 : 0.70;
+        double goal = c->g.load || c->lay == LAY_ZN ? 0.55 : 0.70;
         char name[64];
 
         for (unsigned v = V_NATIVE0; v < V__COUNT; v++) {
@@ -606,7 +692,8 @@ int main(int argc, char **argv)
                 lim = lim == 0 || m < lim ? m : lim;
             }
         }
-        snprintf(name, sizeof(name), "%s %s%s%s", c->sh->name, lay_name[c->lay],
+        snprintf(name, sizeof(name), "%s %s%s%s", c->sh->name,
+                 c->g.load ? lay_load_name[c->lay] : lay_name[c->lay],
                  c->seed ? " (seed syntax)" : "", c->g.near ? " (near code)" : "");
         printf("%-28s %7.1f %7.1f %7.1f %7.1f %7.1f %7.1f %6.1f %9.2f %8.2f %9s\n", name, g, call,
                d, k, best, lim, TILE_BYTES / g, lim > 0 ? lim / g : 0, lim > 0 ? lim / call : 0,
