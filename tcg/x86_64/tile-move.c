@@ -20,7 +20,9 @@
  * registers free) is done by x86_gen_call before this code, so both paths
  * leave the same state.  AVX-512 pairs two 32-byte runs that are adjacent
  * in the GM row (NZ: fractal columns b and b+1 of one row) into one 64-byte
- * store: vmovdqu ymm, [tile + a]; vinserti64x4 zmm, zmm, [tile + b], 1.
+ * GM access: stores vmovdqu ymm, [tile + a]; vinserti64x4 zmm, zmm,
+ * [tile + b], 1; vmovdqu64 [gm], zmm, loads vmovdqu64 zmm, [gm]; vmovdqu
+ * [tile + a], ymm; vextracti64x4 [tile + b], zmm, 1.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,6 +149,21 @@ static void pair_store(TmEmit *t, int32_t gdisp, int32_t t0, int32_t t1)
     x86_byte(t->e, 1);
     vx_rm(t->e, true, VX(VX_0F, VX_F3, 1, 0x7f), VX_512, r, 0, vx_mem(t->gm_base, -1, 0, gdisp),
           0, false, false);
+}
+
+/* 64 adjacent GM bytes to two 32-byte tile runs (AVX-512 loads). */
+static void pair_load(TmEmit *t, int32_t gdisp, int32_t t0, int32_t t1)
+{
+    int r = (int)(t->vreg++ % TM_VREGS);
+
+    vx_rm(t->e, true, VX(VX_0F, VX_F3, 1, 0x6f), VX_512, r, 0, vx_mem(t->gm_base, -1, 0, gdisp),
+          0, false, false);
+    vx_rm(t->e, false, VX(VX_0F, VX_F3, 0, 0x7f), VX_256, r, 0, vx_mem(TM_TILE, -1, 0, t0), 0,
+          false, false);
+    /* vextracti64x4 [tile + t1], zmm, 1 */
+    vx_rm(t->e, true, VX(VX_0F3A, VX_66, 1, 0x3b), VX_512, r, 0, vx_mem(TM_TILE, -1, 0, t1), 0,
+          false, false);
+    x86_byte(t->e, 1);
 }
 
 /* The checks of tcg/tile-move.h steps 1-3. */
@@ -283,9 +300,13 @@ bool x86_gen_tile_move(X86Gen *g, const TcgTileMove *m, size_t *done)
         } else {
             gdisp = (int32_t)(r->row * m->row_bytes + r->gm_off);
         }
-        if (t.avx512 && m->store && r->len == 32 && i + 1 < m->nruns && m->runs[i + 1].len == 32 &&
+        if (t.avx512 && r->len == 32 && i + 1 < m->nruns && m->runs[i + 1].len == 32 &&
             m->runs[i + 1].row == r->row && m->runs[i + 1].gm_off == r->gm_off + 32) {
-            pair_store(&t, gdisp, r->tile_off, m->runs[i + 1].tile_off);
+            if (m->store) {
+                pair_store(&t, gdisp, r->tile_off, m->runs[i + 1].tile_off);
+            } else {
+                pair_load(&t, gdisp, r->tile_off, m->runs[i + 1].tile_off);
+            }
             i++;
             continue;
         }
