@@ -206,10 +206,10 @@ static void cmd_read_memory(GdbStub *s, CPULinxState *env, const char *p)
     g_string_truncate(s->reply, 0);
     /* Page by page, so a range running into unmapped memory returns the
      * readable part (the protocol allows a short read). */
-    while (done < len && env->mem) {
+    while (done < len && env->engine.mem) {
         uint64_t a = addr + done;
         uint64_t n = MIN(len - done, GUEST_PAGE_SIZE - (a & ~GUEST_PAGE_MASK));
-        if (a < addr || guest_mem_debug_rw(env->mem, a, buf, n, false) != GM_OK) {
+        if (a < addr || guest_mem_debug_rw(env->engine.mem, a, buf, n, false) != GM_OK) {
             break;
         }
         gdb_hex_append(s->reply, buf, n);
@@ -229,7 +229,7 @@ static void write_memory(GdbStub *s, CPULinxState *env, uint64_t addr, const uin
         gdb_reply_str(s, "OK");
         return;
     }
-    if (!env->mem || guest_mem_debug_rw(env->mem, addr, (void *)data, len, true) != GM_OK) {
+    if (!env->engine.mem || guest_mem_debug_rw(env->engine.mem, addr, (void *)data, len, true) != GM_OK) {
         gdb_reply_str(s, GDB_ERR_FAULT);
         return;
     }
@@ -293,8 +293,8 @@ void gdb_bp_remove_all(GdbStub *s)
 
     g_hash_table_iter_init(&it, s->bps);
     while (g_hash_table_iter_next(&it, &key, NULL)) {
-        if (s->env && s->env->exec) {
-            linx_exec_breakpoint_remove(s->env->exec, *(uint64_t *)key);
+        if (s->env && s->env->engine.exec) {
+            linx_exec_breakpoint_remove(s->env->engine.exec, *(uint64_t *)key);
         }
     }
     g_hash_table_remove_all(s->bps);
@@ -304,7 +304,7 @@ static const char *bp_insert(GdbStub *s, CPULinxState *env, unsigned type, uint6
 {
     uint64_t *key;
 
-    if (!env->exec) {
+    if (!env->engine.exec) {
         return GDB_ERR_INVAL;
     }
     /* Breakpoints are checked at instruction starts: one inside an
@@ -318,7 +318,7 @@ static const char *bp_insert(GdbStub *s, CPULinxState *env, unsigned type, uint6
         if (g_hash_table_size(s->bps) >= GDB_MAX_BREAKPOINTS) {
             return GDB_ERR_NOSPC;
         }
-        linx_exec_breakpoint_insert(env->exec, addr);
+        linx_exec_breakpoint_insert(env->engine.exec, addr);
     }
     key = g_new(uint64_t, 1);
     *key = addr;
@@ -328,15 +328,15 @@ static const char *bp_insert(GdbStub *s, CPULinxState *env, unsigned type, uint6
 
 static const char *bp_remove(GdbStub *s, CPULinxState *env, uint64_t addr)
 {
-    if (g_hash_table_remove(s->bps, &addr) && env->exec) {
-        linx_exec_breakpoint_remove(env->exec, addr);
+    if (g_hash_table_remove(s->bps, &addr) && env->engine.exec) {
+        linx_exec_breakpoint_remove(env->engine.exec, addr);
     }
     return "OK"; /* removing an unknown breakpoint is not an error */
 }
 
 static void watch_read(CPULinxState *env, GdbWatch *w)
 {
-    w->readable = env->mem && guest_mem_debug_rw(env->mem, w->addr, w->old, w->len, false) ==
+    w->readable = env->engine.mem && guest_mem_debug_rw(env->engine.mem, w->addr, w->old, w->len, false) ==
                                   GM_OK;
 }
 
@@ -354,8 +354,8 @@ const GdbWatch *gdb_watch_check(GdbStub *s, CPULinxState *env)
 
     for (unsigned i = 0; i < s->nwatch; i++) {
         GdbWatch *w = &s->watch[i];
-        bool readable = env->mem &&
-                        guest_mem_debug_rw(env->mem, w->addr, now, w->len, false) == GM_OK;
+        bool readable = env->engine.mem &&
+                        guest_mem_debug_rw(env->engine.mem, w->addr, now, w->len, false) == GM_OK;
         if (readable != w->readable || (readable && memcmp(now, w->old, w->len) != 0)) {
             if (!hit) {
                 hit = w;
@@ -376,8 +376,8 @@ void gdb_watch_remove_all(GdbStub *s)
     }
     s->nwatch = 0;
     s->watch_pending = false;
-    if (s->env && s->env->exec) {
-        linx_exec_watch_remove_all(s->env->exec);
+    if (s->env && s->env->engine.exec) {
+        linx_exec_watch_remove_all(s->env->engine.exec);
     }
 }
 
@@ -398,7 +398,7 @@ static const char *watch_insert(GdbStub *s, CPULinxState *env, uint64_t addr, ui
     }
     /* Stores into it stop before they happen (tcg/exec.h); the byte
      * compare after each step catches writes made another way. */
-    if (env->exec && !linx_exec_watch_insert(env->exec, addr, len)) {
+    if (env->engine.exec && !linx_exec_watch_insert(env->engine.exec, addr, len)) {
         return GDB_ERR_NOSPC;
     }
     w = &s->watch[s->nwatch++];
@@ -413,8 +413,8 @@ static const char *watch_remove(GdbStub *s, CPULinxState *env, uint64_t addr, ui
 {
     for (unsigned i = 0; i < s->nwatch; i++) {
         if (s->watch[i].addr == addr && s->watch[i].len == len) {
-            if (env->exec) {
-                linx_exec_watch_remove(env->exec, addr, len);
+            if (env->engine.exec) {
+                linx_exec_watch_remove(env->engine.exec, addr, len);
             }
             g_free(s->watch[i].old);
             s->watch[i] = s->watch[--s->nwatch];

@@ -165,7 +165,7 @@ bool gdb_insn_boundary(const GdbStub *s, CPULinxState *env, uint64_t addr)
      * from the function's start finds every boundary before @addr. */
     for (pc = f->addr; pc < addr;) {
         uint8_t hw[HALFWORD];
-        if (!env->mem || guest_mem_debug_rw(env->mem, pc, hw, HALFWORD, false) != GM_OK) {
+        if (!env->engine.mem || guest_mem_debug_rw(env->engine.mem, pc, hw, HALFWORD, false) != GM_OK) {
             return true;
         }
         pc += linx_insn_length((uint16_t)(hw[0] | hw[1] << 8));
@@ -179,7 +179,7 @@ static bool read_u64(CPULinxState *env, uint64_t addr, uint64_t *v)
 {
     uint8_t b[FRAME_SLOT];
 
-    if (!env->mem || guest_mem_debug_rw(env->mem, addr, b, sizeof(b), false) != GM_OK) {
+    if (!env->engine.mem || guest_mem_debug_rw(env->engine.mem, addr, b, sizeof(b), false) != GM_OK) {
         return false;
     }
     *v = 0;
@@ -194,8 +194,8 @@ bool gdb_decode_at(CPULinxState *env, uint64_t pc, LinxInsn *insn)
     uint8_t buf[MAX_INSN_BYTES];
     size_t n = 0;
 
-    while (n < sizeof(buf) && env->mem &&
-           guest_mem_debug_rw(env->mem, pc + n, buf + n, HALFWORD, false) == GM_OK) {
+    while (n < sizeof(buf) && env->engine.mem &&
+           guest_mem_debug_rw(env->engine.mem, pc + n, buf + n, HALFWORD, false) == GM_OK) {
         n += HALFWORD;
     }
     return n && linx_decode(buf, n, insn) == LINX_DECODE_OK;

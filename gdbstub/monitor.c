@@ -180,7 +180,7 @@ static bool cmd_ssr(CPULinxState *env, FILE *out, char **w, unsigned n)
             return false;
         }
     }
-    v = slot ? *slot : reg >= 0 ? gdb_reg_read(env, (unsigned)reg) : env->cpu_index;
+    v = slot ? *slot : reg >= 0 ? gdb_reg_read(env, (unsigned)reg) : env->engine.cpu_index;
     fprintf(out, "ssr 0x%04" PRIx64 " = 0x%016" PRIx64 "\n", id, v);
     return true;
 }
@@ -260,8 +260,8 @@ static size_t read_code(CPULinxState *env, uint64_t pc, uint8_t *buf)
 {
     size_t n = 0;
 
-    while (n < MAX_INSN_BYTES && env->mem &&
-           guest_mem_debug_rw(env->mem, pc + n, buf + n, 2, false) == GM_OK) {
+    while (n < MAX_INSN_BYTES && env->engine.mem &&
+           guest_mem_debug_rw(env->engine.mem, pc + n, buf + n, 2, false) == GM_OK) {
         n += 2;
     }
     return n;
@@ -417,12 +417,12 @@ static bool cmd_info_tb(GdbStub *s, CPULinxState *env, FILE *out, char **w, unsi
         fprintf(out, "usage: monitor info tb [ADDR]\n");
         return false;
     }
-    if (!env->exec) {
+    if (!env->engine.exec) {
         fprintf(out, "no exec context\n");
         return false;
     }
     fprintf(out, "translations covering 0x%" PRIx64 ":\n", t.addr);
-    linx_exec_foreach_tb(env->exec, tb_visit, &t);
+    linx_exec_foreach_tb(env->engine.exec, tb_visit, &t);
     if (!t.shown) {
         fprintf(out, "  none (not translated since the last flush)\n");
     }
@@ -443,9 +443,9 @@ static void cmd_info_tlb(CPULinxState *env, FILE *out)
     unsigned used = 0;
 
     fprintf(out, "TLB of cpu %u (%u entries; r/w/x as cached, flags force the slow path):\n",
-            env->cpu_index, LINX_TLB_SIZE);
+            env->engine.cpu_index, LINX_TLB_SIZE);
     for (unsigned i = 0; i < LINX_TLB_SIZE; i++) {
-        const LinxTLBEntry *e = &env->tlb[i];
+        const LinxTLBEntry *e = &env->engine.tlb[i];
         uint64_t tag = e->addr_read != LINX_TLB_EMPTY    ? e->addr_read
                        : e->addr_write != LINX_TLB_EMPTY ? e->addr_write
                                                          : e->addr_code;
@@ -492,9 +492,9 @@ static bool cmd_trace(CPULinxState *env, FILE *out, char **w, unsigned n)
         return false;
     }
     on = !strcmp(w[1], "on");
-    if (!env->exec || !linx_exec_set_commit_trace(env->exec, on, n == 3 ? w[2] : NULL, err,
+    if (!env->engine.exec || !linx_exec_set_commit_trace(env->engine.exec, on, n == 3 ? w[2] : NULL, err,
                                                   sizeof(err))) {
-        fprintf(out, "trace: %s\n", env->exec ? err : "no exec context");
+        fprintf(out, "trace: %s\n", env->engine.exec ? err : "no exec context");
         return false;
     }
     fprintf(out, "commit trace %s%s%s\n", on ? "on" : "off", n == 3 ? ": " : "",
@@ -506,7 +506,7 @@ static void cmd_stats(CPULinxState *env, FILE *out)
 {
     LinxExecStats st;
 
-    linx_exec_get_stats(env->exec, &st);
+    linx_exec_get_stats(env->engine.exec, &st);
     fprintf(out,
             "TBs translated %" PRIu64 ", executed %" PRIu64 ", chains %" PRIu64
             ", flushes %" PRIu64 ", invalidations %" PRIu64 "\n"
@@ -584,13 +584,13 @@ static bool run_command(GdbStub *s, CPULinxState *env, FILE *out, char *line)
         return cmd_ssr(env, out, w, n);
     }
     if (!strcmp(w[0], "tb-flush") && n == 1) {
-        if (env->exec) {
+        if (env->engine.exec) {
             linx_tb_flush(env);
         }
         fprintf(out, "translations dropped\n");
         return true;
     }
-    if (!strcmp(w[0], "stats") && n == 1 && env->exec) {
+    if (!strcmp(w[0], "stats") && n == 1 && env->engine.exec) {
         cmd_stats(env, out);
         return true;
     }

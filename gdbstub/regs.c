@@ -313,11 +313,11 @@ static bool pc_is_marker(CPULinxState *env, uint64_t pc)
     size_t n = 0;
     LinxInsn insn;
 
-    if (!env->mem) {
+    if (!env->engine.mem) {
         return false;
     }
     while (n < sizeof(buf) &&
-           guest_mem_debug_rw(env->mem, pc + n, buf + n, HALFWORD, false) == GM_OK) {
+           guest_mem_debug_rw(env->engine.mem, pc + n, buf + n, HALFWORD, false) == GM_OK) {
         n += HALFWORD;
     }
     return linx_decode(buf, n, &insn) == LINX_DECODE_OK && linx_form_is_marker(insn.form);

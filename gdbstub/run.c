@@ -39,8 +39,8 @@
 
 static void set_stepping(GdbStub *s, CPULinxState *env, bool on)
 {
-    if (s->stepping != on && env->exec) {
-        linx_exec_set_single_step(env->exec, on);
+    if (s->stepping != on && env->engine.exec) {
+        linx_exec_set_single_step(env->engine.exec, on);
     }
     s->stepping = on;
 }
@@ -141,18 +141,18 @@ static int step_one(GdbStub *s, CPULinxState *env, bool over_watch)
 
     set_stepping(s, env, true);
     if (bp) {
-        linx_exec_breakpoint_remove(env->exec, pc);
+        linx_exec_breakpoint_remove(env->engine.exec, pc);
     }
     if (over_watch) {
-        linx_exec_watch_suspend(env->exec, true);
+        linx_exec_watch_suspend(env->engine.exec, true);
     }
     r = cpu_exec(env);
     if (over_watch) {
-        linx_exec_watch_suspend(env->exec, false);
+        linx_exec_watch_suspend(env->engine.exec, false);
         gdb_watch_refresh(s, env); /* that store was reported already */
     }
     if (bp) {
-        linx_exec_breakpoint_insert(env->exec, pc);
+        linx_exec_breakpoint_insert(env->engine.exec, pc);
     }
     return r;
 }
@@ -165,7 +165,7 @@ static bool watch_stop(GdbStub *s, CPULinxState *env, GdbStop *stop)
 {
     const GdbWatch *w;
 
-    if (linx_exec_watch_hit(env->exec, &stop->addr)) {
+    if (linx_exec_watch_hit(env->engine.exec, &stop->addr)) {
         stop->kind = GDB_STOP_WATCH;
         gdb_set_pc(env, env->pc); /* mid-block: resume by replay */
         s->watch_pending = true;
@@ -187,7 +187,7 @@ static int run_free(GdbStub *s, CPULinxState *env, int fd)
     int r;
 
     set_stepping(s, env, false);
-    gdb_monitor_arm(s, fd, &env->exit_request);
+    gdb_monitor_arm(s, fd, &env->engine.exit_request);
     r = cpu_exec(env);
     s->mon_fired = gdb_monitor_disarm(s);
     return r;
@@ -296,7 +296,7 @@ static unsigned insn_len_at(CPULinxState *env, uint64_t pc)
 {
     uint8_t buf[HALFWORD];
 
-    if (!env->mem || guest_mem_debug_rw(env->mem, pc, buf, sizeof(buf), false) != GM_OK) {
+    if (!env->engine.mem || guest_mem_debug_rw(env->engine.mem, pc, buf, sizeof(buf), false) != GM_OK) {
         return HALFWORD;
     }
     return linx_insn_length((uint16_t)(buf[0] | buf[1] << 8));
@@ -339,8 +339,8 @@ static void bind_cpu(GdbStub *s, CPULinxState *env)
     }
     s->env = env;
     /* Chained JIT code must look at exit_request (gdbstub.h). */
-    if (env->exec) {
-        linx_exec_set_exit_check(env->exec, true);
+    if (env->engine.exec) {
+        linx_exec_set_exit_check(env->engine.exec, true);
     }
     gdb_monitor_start(s);
 }
@@ -361,7 +361,7 @@ int gdb_stub_cpu_exec(GdbStub *s, CPULinxState *env)
     }
     s->mon_fired = false;
     r = run_guest(s, env, &stop, &have_stop);
-    if (env->exit_request && !s->mon_fired) {
+    if (env->engine.exit_request && !s->mon_fired) {
         /* The machine wants its loop back (a device stopped it): no
          * debugger business before it has had it. */
         return r;

@@ -492,8 +492,8 @@ void gdb_disconnect(GdbStub *s)
     }
     gdb_bp_remove_all(s);
     gdb_watch_remove_all(s);
-    if (s->stepping && s->env && s->env->exec) {
-        linx_exec_set_single_step(s->env->exec, false);
+    if (s->stepping && s->env && s->env->engine.exec) {
+        linx_exec_set_single_step(s->env->engine.exec, false);
     }
     s->stepping = false;
     s->run_mode = GDB_RESUME_CONTINUE;

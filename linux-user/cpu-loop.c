@@ -155,7 +155,7 @@ void linux_process_attach_cpu(LinuxProcess *p, CPULinxState *env)
 {
     linx_cpu_reset(env, p->image.entry, LINUX_USER_ACR);
     env->gpr[LINX_REG_SP] = p->initial_sp;
-    env->mem = p->mem;
+    env->engine.mem = p->mem;
     env->acrc_hook = linux_acrc_hook;
     env->acrc_opaque = p;
     env->os_thread = &p->main;

@@ -515,7 +515,7 @@ int main(int argc, char **argv)
         p->gdb = gdb;
         if (stop) {
             linx_exec_set_exit_check(ec, true); /* chained code sees the request */
-            linx_stop_watch_arm(stop, &env->exit_request);
+            linx_stop_watch_arm(stop, &env->engine.exit_request);
             p->external_stop = linx_stop_watch_flag(stop);
         }
         status = linux_cpu_loop(p, env);

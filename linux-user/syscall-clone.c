@@ -75,7 +75,7 @@ static int64_t do_fork(LinuxProcess *p, CPULinxState *env, uint64_t flags, uint6
                        uint64_t ptid, uint64_t tls, uint64_t ctid)
 {
     LinuxThread *self = linux_thread_of(p, env);
-    LinxExecContext *ec = env->exec;
+    LinxExecContext *ec = env->engine.exec;
     pid_t pid;
 
     if (!p->run_thread) {

@@ -350,8 +350,8 @@ static int64_t do_madvise(LinuxProcess *p, CPULinxState *env, const uint64_t *a)
  * section, which also serialises the brk and mmap bookkeeping. */
 static bool mem_begin(CPULinxState *env)
 {
-    if (env && env->exec && linx_exec_parallel(env->exec)) {
-        linx_exec_start_exclusive(env->exec, env);
+    if (env && env->engine.exec && linx_exec_parallel(env->engine.exec)) {
+        linx_exec_start_exclusive(env->engine.exec, env);
         return true;
     }
     return false;
@@ -360,7 +360,7 @@ static bool mem_begin(CPULinxState *env)
 static void mem_end(CPULinxState *env, bool exclusive)
 {
     if (exclusive) {
-        linx_exec_end_exclusive(env->exec);
+        linx_exec_end_exclusive(env->engine.exec);
     }
 }
 

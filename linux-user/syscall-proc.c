@@ -218,7 +218,7 @@ int64_t lu_sys_flush_icache(LinuxProcess *p, CPULinxState *env, const uint64_t *
      * code another thread wrote while this one ran from the page may have
      * been translated before the store landed (docs/engine.md): like the
      * kernel's IPI to every hart, drop every translation. */
-    if (env && env->exec) {
+    if (env && env->engine.exec) {
         linx_tb_flush(env);
     }
     return 0;

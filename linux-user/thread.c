@@ -72,7 +72,7 @@ void linux_thread_kick(LinuxThread *t)
      * there would only interrupt the emulator's own calls).  Otherwise it
      * may be blocked in the host: the signal ends the call (either it
      * sees the flag set above, or we see it stopped). */
-    if (t->host_started && t->env && !atomic_load_acq(&t->env->running) &&
+    if (t->host_started && t->env && !atomic_load_acq(&t->env->engine.running) &&
         !pthread_equal(t->host, pthread_self())) { /* a thread kicking itself is not blocked */
         pthread_kill(t->host, linx_sig_kick());
     }
@@ -203,7 +203,7 @@ static void *thread_main(void *opaque)
     LinuxProcess *p = t->proc;
     int32_t tid = (int32_t)syscall(SYS_gettid);
     CPULinxState *env = t->env;
-    LinxExecContext *ec = env->exec;
+    LinxExecContext *ec = env->engine.exec;
 
     /* The ids go to memory before clone returns in the parent and before
      * the child runs (Linux writes both in copy_process). */
@@ -242,7 +242,7 @@ static void *thread_main(void *opaque)
 int64_t linux_thread_clone(LinuxProcess *p, CPULinxState *parent, uint64_t flags, uint64_t newsp,
                            uint64_t ptid, uint64_t tls, uint64_t ctid)
 {
-    LinxExecContext *ec = parent->exec;
+    LinxExecContext *ec = parent->engine.exec;
     LinuxThread *self = linux_thread_of(p, parent);
     LinuxThread *t;
     CPULinxState *env;
@@ -266,16 +266,17 @@ int64_t linux_thread_clone(LinuxProcess *p, CPULinxState *parent, uint64_t flags
      * exit_request is not read (other threads - the stop watcher, a
      * kick - write it at any time; it is set below). */
     {
-        size_t off = offsetof(CPULinxState, exit_request), n = sizeof(env->exit_request);
+        size_t off = offsetof(CPULinxState, engine.exit_request);
+        size_t n = sizeof(env->engine.exit_request);
         memcpy(env, parent, off);
         memcpy((char *)env + off + n, (const char *)parent + off + n, sizeof(*env) - off - n);
     }
-    env->exec = NULL;
-    env->interp = NULL;
-    env->in_exec = env->running = env->has_waiter = false;
-    env->exit_request = 0;
-    env->exception_index = -1;
-    env->tbs_executed = env->jc_hits = env->jc_misses = 0;
+    env->engine.exec = NULL;
+    env->engine.interp = NULL;
+    env->engine.in_exec = env->engine.running = env->engine.has_waiter = false;
+    env->engine.exit_request = 0;
+    env->engine.exception_index = -1;
+    env->engine.tbs_executed = env->engine.jc_hits = env->engine.jc_misses = 0;
     env->resv_valid = 0;
     env->os_thread = t;
     env->pc = parent->pc + 4;
@@ -308,7 +309,7 @@ int64_t linux_thread_clone(LinuxProcess *p, CPULinxState *parent, uint64_t flags
         free_thread(t);
         return -EAGAIN;
     }
-    env->cpu_index = ++p->next_cpu_index;
+    env->engine.cpu_index = ++p->next_cpu_index;
     t->sig.blocked = self->sig.blocked; /* the mask is inherited, nothing pending */
     linx_exec_attach_cpu(ec, env);
     t->next = p->threads;
@@ -416,8 +417,8 @@ void linux_process_after_fork(LinuxProcess *p, LinuxThread *self)
     while (t) {
         LinuxThread *next = t->next;
         if (t != self) {
-            if (t->env && t->env->exec) {
-                linx_exec_detach_cpu(t->env->exec, t->env);
+            if (t->env && t->env->engine.exec) {
+                linx_exec_detach_cpu(t->env->engine.exec, t->env);
             }
             if (t != &p->main) {
                 free_thread(t);

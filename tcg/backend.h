@@ -22,7 +22,9 @@
  * tcg/softmmu.h (with the direct window's base instead of the per-page
  * addend when guest_direct is set) and call ld_slow/st_slow
  * (linx_ld_slow/linx_st_slow) otherwise.  Host ld/st on env fields that are globals must use the env
- * temp as base with a constant offset (docs/backend.md).
+ * temp as base with a constant offset (docs/backend.md).  env is the
+ * target's CPUArchState: the engine's TLB, jump cache and host-fault masks
+ * are at linx_cpu_engine_offset in it (tcg/cpu-engine.h).
  *
  * Code memory is W^X (tcg/code-buffer.h): code is written through the RW
  * view, chaining patches too.  backend_init() puts the prologue at the
@@ -38,12 +40,12 @@
 #include "code-buffer.h"
 #include "ir.h"
 #include "tb.h"
-#include "target/linx/cpu.h"
+#include "tcg/cpu-engine.h"
 
-typedef uintptr_t (*LinxJitEntry)(CPULinxState *env, const void *host_code);
+typedef uintptr_t (*LinxJitEntry)(CPUArchState *env, const void *host_code);
 
-typedef uint64_t (*LinxLdSlowFn)(CPULinxState *env, uint64_t addr, uint64_t memop, uint64_t pc);
-typedef void (*LinxStSlowFn)(CPULinxState *env, uint64_t addr, uint64_t value, uint64_t memop,
+typedef uint64_t (*LinxLdSlowFn)(CPUArchState *env, uint64_t addr, uint64_t memop, uint64_t pc);
+typedef void (*LinxStSlowFn)(CPUArchState *env, uint64_t addr, uint64_t value, uint64_t memop,
                              uint64_t pc);
 
 typedef struct BackendState {
@@ -79,7 +81,11 @@ typedef struct BackendState {
      * and calls lookup_slow(env) on a miss.  NULL (the default): a plain
      * call.  The exec layer sets them unless chaining is off. */
     const IRHelperInfo *lookup_info;
-    uint64_t (*lookup_slow)(CPULinxState *env);
+    uint64_t (*lookup_slow)(CPUArchState *env);
+    /* Where the probe finds the key in env (the target's LinxTargetOps
+     * pc_offset and tb_flags_offset; set with lookup_info). */
+    int32_t pc_offset;
+    int32_t tb_flags_offset;
     /* A global that lives in a reserved host register (x86-64: r14)
      * across TBs instead of env (docs/performance.md): env offset of the
      * 64-bit field, or -1 (the default: none).  The prologue loads it, the

@@ -18,10 +18,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "tcg/cpu-engine.h"
 #include "tcg/log.h"
 
-typedef struct CPULinxState CPULinxState;
 typedef struct LinxExecContext LinxExecContext;
+struct LinxTargetOps;
 
 /* Reasons cpu_exec() returns. */
 enum {
@@ -51,27 +52,32 @@ typedef struct LinxExitState {
     bool watch_suspended;    /* the next instruction ignores them */
     bool watch_hit;          /* the last EXCP_DEBUG was a watchpoint */
     uint64_t watch_hit_addr;
+    /* The guest architecture (LinxTargetOps, tcg/exec.h): the softmmu
+     * raises memory faults through it. */
+    const struct LinxTargetOps *target;
 } LinxExitState;
 
 /* Leave translated code (see the file comment). */
-_Noreturn void cpu_loop_exit(CPULinxState *env);
+_Noreturn void cpu_loop_exit(CPUArchState *env);
 /* cpu_loop_exit() that makes cpu_exec() return @excp (EXCP_*). */
-_Noreturn void linx_cpu_exit_with(CPULinxState *env, int excp);
+_Noreturn void linx_cpu_exit_with(CPUArchState *env, int excp);
 
-/* Raise an architectural exception at guest pc @pc: env->trapno =
- * trapnum | cause << 24 | ARGV (bit 62, TRAPARG0 valid), env->traparg0,
- * env->trap_pc = env->pc = @pc; cpu_exec() returns EXCP_TRAP.  Logged
- * under -d int.  When env->trap_hook delivers the trap to the guest (the
- * virt machine's EVBASE handlers) the loop goes on at the new env->pc
- * instead (EXCP_DEBUG while single-stepping). */
-_Noreturn void linx_raise_exception(CPULinxState *env, unsigned trapnum, unsigned cause,
-                                    uint64_t traparg0, uint64_t pc);
+/* An architectural exception was raised (the target's raise, e.g.
+ * linx_raise_exception in target/linx/exception.c, has set its trap
+ * registers and the pc): cpu_exec() returns EXCP_TRAP, or, when the target
+ * delivered the trap to the guest's handler (@delivered: the virt
+ * machine's EVBASE handlers), the loop goes on at the new pc instead
+ * (EXCP_DEBUG while single-stepping). */
+_Noreturn void linx_cpu_exit_trap(CPUArchState *env, bool delivered);
+
+/* The exec context's log of @env (-d int), or NULL outside one. */
+LinxLog *linx_cpu_log(CPUArchState *env);
 
 /* Does the page at @page_addr hold a watched byte? */
 bool linx_exec_page_watched(const LinxExecContext *ec, uint64_t page_addr);
 /* A store of [addr, addr + len) by the instruction at @pc is about to
  * happen: stop first when it meets a watchpoint (tcg/exec.h). */
-void linx_exec_watch_check(CPULinxState *env, uint64_t addr, uint64_t len, uint64_t pc);
+void linx_exec_watch_check(CPUArchState *env, uint64_t addr, uint64_t len, uint64_t pc);
 
 /* Do [a, a + alen) and [b, b + blen) share a byte? */
 static inline bool linx_ranges_meet(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)

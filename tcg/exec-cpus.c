@@ -52,7 +52,7 @@ void exec_unlock(LinxExecContext *ec)
     }
 }
 
-void exec_cpu_list_add(LinxExecContext *ec, CPULinxState *env)
+void exec_cpu_list_add(LinxExecContext *ec, CPUArchState *env)
 {
     pthread_mutex_lock(&ec->cpu_lock);
     for (unsigned i = 0; i < ec->ncpus; i++) {
@@ -63,13 +63,13 @@ void exec_cpu_list_add(LinxExecContext *ec, CPULinxState *env)
     }
     if (ec->ncpus == ec->cpus_cap) {
         ec->cpus_cap = ec->cpus_cap ? ec->cpus_cap * 2 : 4;
-        ec->cpus = g_renew(CPULinxState *, ec->cpus, ec->cpus_cap);
+        ec->cpus = g_renew(CPUArchState *, ec->cpus, ec->cpus_cap);
     }
     ec->cpus[ec->ncpus++] = env;
     pthread_mutex_unlock(&ec->cpu_lock);
 }
 
-bool exec_cpu_list_remove(LinxExecContext *ec, CPULinxState *env)
+bool exec_cpu_list_remove(LinxExecContext *ec, CPUArchState *env)
 {
     bool found = false;
 
@@ -87,7 +87,7 @@ bool exec_cpu_list_remove(LinxExecContext *ec, CPULinxState *env)
     return found;
 }
 
-bool exec_cpu_listed(LinxExecContext *ec, const CPULinxState *env)
+bool exec_cpu_listed(LinxExecContext *ec, const CPUArchState *env)
 {
     bool found = false;
 
@@ -99,12 +99,12 @@ bool exec_cpu_listed(LinxExecContext *ec, const CPULinxState *env)
     return found;
 }
 
-void linx_cpu_kick(CPULinxState *env)
+void linx_cpu_kick(CPUArchState *env)
 {
-    atomic_set(&env->exit_request, 1);
+    atomic_set(&cpu_engine(env)->exit_request, 1);
 }
 
-void linx_exec_start_exclusive(LinxExecContext *ec, CPULinxState *self)
+void linx_exec_start_exclusive(LinxExecContext *ec, CPUArchState *self)
 {
     pthread_mutex_lock(&ec->cpu_lock);
     while (ec->pending_cpus) {
@@ -113,9 +113,9 @@ void linx_exec_start_exclusive(LinxExecContext *ec, CPULinxState *self)
     atomic_set(&ec->pending_cpus, 1);
     smp_mb();
     for (unsigned i = 0; i < ec->ncpus; i++) {
-        CPULinxState *c = ec->cpus[i];
-        if (c != self && atomic_load_acq(&c->running)) {
-            c->has_waiter = true;
+        CPUArchState *c = ec->cpus[i];
+        if (c != self && atomic_load_acq(&cpu_engine(c)->running)) {
+            cpu_engine(c)->has_waiter = true;
             atomic_set(&ec->pending_cpus, ec->pending_cpus + 1);
             linx_cpu_kick(c);
         }
@@ -136,39 +136,39 @@ void linx_exec_end_exclusive(LinxExecContext *ec)
     pthread_mutex_unlock(&ec->cpu_lock);
 }
 
-void cpu_exec_start(CPULinxState *env)
+void cpu_exec_start(CPUArchState *env)
 {
-    LinxExecContext *ec = env->exec;
+    LinxExecContext *ec = cpu_engine(env)->exec;
 
-    atomic_set(&env->running, true);
+    atomic_set(&cpu_engine(env)->running, true);
     smp_mb();
     if (atomic_load_acq(&ec->pending_cpus)) {
         pthread_mutex_lock(&ec->cpu_lock);
-        if (!env->has_waiter) {
+        if (!cpu_engine(env)->has_waiter) {
             /* The section began after its requester looked at us: it does
              * not wait for us, so we must not run until it ends. */
-            atomic_set(&env->running, false);
+            atomic_set(&cpu_engine(env)->running, false);
             while (ec->pending_cpus) {
                 pthread_cond_wait(&ec->exclusive_resume, &ec->cpu_lock);
             }
-            atomic_set(&env->running, true);
+            atomic_set(&cpu_engine(env)->running, true);
         }
         pthread_mutex_unlock(&ec->cpu_lock);
     }
 }
 
-void cpu_exec_end(CPULinxState *env)
+void cpu_exec_end(CPUArchState *env)
 {
-    LinxExecContext *ec = env->exec;
+    LinxExecContext *ec = cpu_engine(env)->exec;
 
     /* Release: what this CPU did happens before a section that sees it
      * stopped. */
-    atomic_store_rel(&env->running, false);
+    atomic_store_rel(&cpu_engine(env)->running, false);
     smp_mb();
     if (atomic_load_acq(&ec->pending_cpus)) {
         pthread_mutex_lock(&ec->cpu_lock);
-        if (env->has_waiter) {
-            env->has_waiter = false;
+        if (cpu_engine(env)->has_waiter) {
+            cpu_engine(env)->has_waiter = false;
             atomic_set(&ec->pending_cpus, ec->pending_cpus - 1);
             if (ec->pending_cpus == 1) {
                 pthread_cond_signal(&ec->exclusive_cond);
@@ -178,19 +178,19 @@ void cpu_exec_end(CPULinxState *env)
     }
 }
 
-void linx_exec_blocking_begin(CPULinxState *env)
+void linx_exec_blocking_begin(CPUArchState *env)
 {
-    env->flush_seen = atomic_read(&env->exec->flush_count);
+    cpu_engine(env)->flush_seen = atomic_read(&cpu_engine(env)->exec->flush_count);
     cpu_exec_end(env);
 }
 
-bool linx_exec_blocking_end(CPULinxState *env)
+bool linx_exec_blocking_end(CPUArchState *env)
 {
     cpu_exec_start(env);
-    return atomic_read(&env->exec->flush_count) != env->flush_seen;
+    return atomic_read(&cpu_engine(env)->exec->flush_count) != cpu_engine(env)->flush_seen;
 }
 
-void linx_exec_set_parallel(LinxExecContext *ec, CPULinxState *self)
+void linx_exec_set_parallel(LinxExecContext *ec, CPUArchState *self)
 {
     if (ec->mt) {
         return;
@@ -232,7 +232,7 @@ void linx_exec_fork_parent(LinxExecContext *ec)
     exec_unlock(ec);
 }
 
-void linx_exec_fork_child(LinxExecContext *ec, CPULinxState *self)
+void linx_exec_fork_child(LinxExecContext *ec, CPUArchState *self)
 {
     /* Only @self exists in the child. */
     unsigned n = 0;
@@ -242,10 +242,10 @@ void linx_exec_fork_child(LinxExecContext *ec, CPULinxState *self)
             ec->cpus[n++] = self;
         } else {
             /* Keep its counters; its thread is gone. */
-            CPULinxState *c = ec->cpus[i];
-            ec->detached_stats.tbs_executed += c->tbs_executed;
-            ec->detached_stats.jc_hits += c->jc_hits;
-            ec->detached_stats.jc_misses += c->jc_misses;
+            CPUArchState *c = ec->cpus[i];
+            ec->detached_stats.tbs_executed += cpu_engine(c)->tbs_executed;
+            ec->detached_stats.jc_hits += cpu_engine(c)->jc_hits;
+            ec->detached_stats.jc_misses += cpu_engine(c)->jc_misses;
         }
     }
     ec->ncpus = n;

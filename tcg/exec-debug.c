@@ -85,10 +85,12 @@ void linx_exec_set_exit_check(LinxExecContext *ec, bool on)
     tb_flush_all(ec, NULL);
 }
 
-void helper_debug_stop(CPULinxState *env, uint64_t pc, uint64_t resume)
+void helper_debug_stop(CPUArchState *env, uint64_t pc, uint64_t resume)
 {
-    env->pc = pc;
-    env->resume = resume;
+    const LinxTargetOps *t = cpu_engine(env)->exec->target;
+
+    *linx_cpu_word(env, t->pc_offset) = pc;
+    *linx_cpu_word(env, t->tb_flags_offset) = resume;
     linx_cpu_exit_with(env, EXCP_DEBUG);
 }
 
@@ -188,7 +190,7 @@ bool linx_exec_set_commit_trace(LinxExecContext *ec, bool on, const char *path, 
         linx_commit_trace_close(ec->trace);
         ec->trace = t;
         for (unsigned c = 0; c < ec->ncpus; c++) {
-            ec->cpus[c]->trace = t;
+            cpu_engine(ec->cpus[c])->trace = t;
         }
     } else if (on && !ec->trace) {
         snprintf(err, errlen, "no commit trace file yet: give one (trace on FILE)");

@@ -96,7 +96,7 @@ struct LinxExecContext {
     pthread_cond_t exclusive_cond;   /* the exclusive requester waits here */
     pthread_cond_t exclusive_resume; /* stopped CPUs wait here */
     int pending_cpus;          /* 0: none; else 1 + CPUs an exclusive section waits for */
-    CPULinxState **cpus;
+    CPUArchState **cpus;
     unsigned ncpus, cpus_cap;
     GuestMemory *mem;          /* the address space they share (listened to) */
     bool mt;                   /* CPUs may run in parallel (linx_exec_set_parallel) */
@@ -145,12 +145,12 @@ void exec_unlock(LinxExecContext *ec);
  * an exclusive section is in progress and then marks @env running;
  * cpu_exec_end() marks it stopped and lets a waiting exclusive section go
  * on. */
-void cpu_exec_start(CPULinxState *env);
-void cpu_exec_end(CPULinxState *env);
+void cpu_exec_start(CPUArchState *env);
+void cpu_exec_end(CPUArchState *env);
 /* Add/remove @env to/from the CPU list (under cpu_lock). */
-void exec_cpu_list_add(LinxExecContext *ec, CPULinxState *env);
-bool exec_cpu_list_remove(LinxExecContext *ec, CPULinxState *env);
-bool exec_cpu_listed(LinxExecContext *ec, const CPULinxState *env);
+void exec_cpu_list_add(LinxExecContext *ec, CPUArchState *env);
+bool exec_cpu_list_remove(LinxExecContext *ec, CPUArchState *env);
+bool exec_cpu_listed(LinxExecContext *ec, const CPUArchState *env);
 
 /* exec.c: a fresh code buffer (a fork child: the double mapping is a
  * shared memfd the parent still writes to); every TB must be gone. */
@@ -166,7 +166,7 @@ void *tb_arena_alloc(LinxExecContext *ec, size_t size);
 /* Lookup without translating (no lock): jump cache, then the hash table.
  * May miss a TB a concurrent resize is moving: look again under the exec
  * lock before translating. */
-TranslationBlock *tb_lookup(LinxExecContext *ec, CPULinxState *env, uint64_t pc, uint32_t flags);
+TranslationBlock *tb_lookup(LinxExecContext *ec, CPUArchState *env, uint64_t pc, uint32_t flags);
 /* Add a translated TB to the hash table and its pages' lists (and mark
  * the pages as code in ec->mem). */
 void tb_insert(LinxExecContext *ec, TranslationBlock *tb);
@@ -181,10 +181,10 @@ void tb_flush_request(LinxExecContext *ec, bool invalidate);
 /* Unlink every TB now and mark the flush pending; @self (may be NULL) is
  * the calling CPU.  Memory is reclaimed at once (exclusive section) when
  * the caller is not inside cpu_exec, else at the next safe point. */
-void tb_flush_all(LinxExecContext *ec, CPULinxState *self);
+void tb_flush_all(LinxExecContext *ec, CPUArchState *self);
 /* Reclaim a pending flush in an exclusive section.  @self: the calling
  * CPU, not running (may be NULL). */
-void tb_flush_reclaim(LinxExecContext *ec, CPULinxState *self);
+void tb_flush_reclaim(LinxExecContext *ec, CPUArchState *self);
 /* Unlink every chained jump and empty the CPUs' jump caches; the TBs
  * stay translated (the exec loop chains them again as they run). */
 void tb_unchain_all(LinxExecContext *ec);
@@ -195,6 +195,6 @@ void tb_mem_changed(void *opaque, uint64_t addr, uint64_t len, unsigned kind);
 void tb_code_written(void *opaque, uint64_t page_addr);
 
 _Static_assert(offsetof(struct LinxExecContext, x) == 0,
-               "env->exec is a LinxExitState * too (tcg/cpu-exit.h)");
+               "cpu_engine(env)->exec is a LinxExitState * too (tcg/cpu-exit.h)");
 
 #endif /* LINX_TCG_EXEC_INTERNAL_H */

@@ -9,10 +9,11 @@
  *   3. find the TB (jump cache, hash) or translate it (front end, then the
  *      optimiser, then the JIT backend when -accel jit);
  *   4. a TB whose first instruction is not a block-start marker
- *      (TB_C_CFI_BAD) entered by a branch raises E_BLOCK(EC_CFI) here
- *      (TRAPARG0 = the source block: the source TB's jmp_src_bpc for a
- *      direct edge, else env->bpc; trap pc = the target): the
- *      verdict is cached in the TB, no branch checks it at run time;
+ *      (TB_C_CFI_BAD) entered by a branch raises the target's bad-target
+ *      fault here (LinxTargetOps.raise_bad_target with the source block
+ *      when a direct edge names it - the source TB's jmp_src_bpc -; for
+ *      LinxISA E_BLOCK(EC_CFI)): the verdict is cached in the TB, no
+ *      branch checks it at run time;
  *   5. chain the goto_tb slot the previous TB left through to this TB;
  *   6. run it (interpreter or host code); its exit value names the TB and
  *      slot it left through (or 0).
@@ -45,9 +46,6 @@ static const LinxBackendOps builtin_backend = {
     .set_jmp = backend_set_jmp,
 };
 #endif
-
-/* E_BLOCK(EC_CFI) with kind CFI_BAD_TARGET: EC in cause bits 15:8, kind in 3:0. */
-#define CFI_BAD_TARGET_CAUSE ((LINX_EC_CFI << 8) | 1u)
 
 /* ------------------------------------------------------------------ */
 /* Context and CPUs                                                    */
@@ -93,8 +91,10 @@ LinxExecContext *linx_exec_new(const LinxExecOptions *opts, char *err, size_t er
     ec->breakpoints = g_hash_table_new(g_direct_hash, g_direct_equal);
 
     ec->target = opts->target;
-    if (!ec->target || !ec->target->translate) {
-        snprintf(err, errlen, "no front end: %s%s has no translator (LinxExecOptions.target)",
+    ec->x.target = ec->target;
+    if (!ec->target || !ec->target->translate || !ec->target->raise_mem_fault ||
+        !ec->target->raise_bad_target) {
+        snprintf(err, errlen, "no front end: %s%s has no translator or no fault hooks (LinxExecOptions.target)",
                  ec->target ? "target " : "no target given, or this build's target",
                  ec->target && ec->target->name ? ec->target->name : "");
         linx_commit_trace_close(ec->trace);
@@ -141,7 +141,7 @@ LinxExecContext *linx_exec_new(const LinxExecOptions *opts, char *err, size_t er
             linx_exec_update_inline_lookup(ec);
             /* Every TB adds to insn_count: keep it in a host register
              * across TBs (docs/performance.md). */
-            ec->bs.pinned_env_offset = (int32_t)offsetof(CPULinxState, insn_count);
+            ec->bs.pinned_env_offset = (int32_t)ec->target->insn_count_offset;
             ec->fault_sites = g_array_new(false, false, 2 * sizeof(uintptr_t));
         }
     }
@@ -220,13 +220,13 @@ void exec_rebuild_code_buffer(LinxExecContext *ec)
     linx_exec_update_inline_lookup(ec);
 }
 
-void linx_exec_attach_cpu(LinxExecContext *ec, CPULinxState *env)
+void linx_exec_attach_cpu(LinxExecContext *ec, CPUArchState *env)
 {
-    env->exec = ec;
-    env->trace = ec->trace;
-    env->exception_index = EXCP_NONE;
-    if (!env->interp) {
-        env->interp = interp_new(ec->ir);
+    cpu_engine(env)->exec = ec;
+    cpu_engine(env)->trace = ec->trace;
+    cpu_engine(env)->exception_index = EXCP_NONE;
+    if (!cpu_engine(env)->interp) {
+        cpu_engine(env)->interp = interp_new(ec->ir);
     }
     linx_tlb_flush(env);
     {
@@ -234,37 +234,37 @@ void linx_exec_attach_cpu(LinxExecContext *ec, CPULinxState *env)
 
         /* Addresses at or above the window, and misaligned ones, take the
          * slow path (without a window the masks are never used). */
-        if (env->mem && guest_mem_direct_base(env->mem, &win) && win) {
+        if (cpu_engine(env)->mem && guest_mem_direct_base(cpu_engine(env)->mem, &win) && win) {
             for (unsigned s = 0; s < 4; s++) {
-                env->host_fault_mask[s] = ~(win - 1) | ((UINT64_C(1) << s) - 1);
+                cpu_engine(env)->host_fault_mask[s] = ~(win - 1) | ((UINT64_C(1) << s) - 1);
             }
         } else {
-            memset(env->host_fault_mask, 0xff, sizeof(env->host_fault_mask));
+            memset(cpu_engine(env)->host_fault_mask, 0xff, sizeof(cpu_engine(env)->host_fault_mask));
         }
     }
-    memset(env->tb_jmp_cache, 0, sizeof(env->tb_jmp_cache));
-    watch_memory(ec, env->mem);
+    memset(cpu_engine(env)->tb_jmp_cache, 0, sizeof(cpu_engine(env)->tb_jmp_cache));
+    watch_memory(ec, cpu_engine(env)->mem);
     exec_cpu_list_add(ec, env);
 }
 
-void linx_exec_detach_cpu(LinxExecContext *ec, CPULinxState *env)
+void linx_exec_detach_cpu(LinxExecContext *ec, CPUArchState *env)
 {
     if (!exec_cpu_list_remove(ec, env)) {
         return;
     }
     exec_lock(ec);
-    ec->detached_stats.tbs_executed += env->tbs_executed;
-    ec->detached_stats.jc_hits += env->jc_hits;
-    ec->detached_stats.jc_misses += env->jc_misses;
+    ec->detached_stats.tbs_executed += cpu_engine(env)->tbs_executed;
+    ec->detached_stats.jc_hits += cpu_engine(env)->jc_hits;
+    ec->detached_stats.jc_misses += cpu_engine(env)->jc_misses;
     exec_unlock(ec);
-    env->tbs_executed = env->jc_hits = env->jc_misses = 0;
+    cpu_engine(env)->tbs_executed = cpu_engine(env)->jc_hits = cpu_engine(env)->jc_misses = 0;
     if (ec->target->cpu_detach) {
         ec->target->cpu_detach(env); /* LinxISA: large kernels' heap memory */
     }
-    env->exec = NULL;
-    env->trace = NULL;
-    interp_free(env->interp);
-    env->interp = NULL;
+    cpu_engine(env)->exec = NULL;
+    cpu_engine(env)->trace = NULL;
+    interp_free(cpu_engine(env)->interp);
+    cpu_engine(env)->interp = NULL;
     if (ec->ncpus == 0 && ec->mem) {
         guest_mem_remove_listener(ec->mem, ec);
         ec->mem = NULL;
@@ -374,9 +374,9 @@ void linx_exec_get_stats(const LinxExecContext *cec, LinxExecStats *st)
     /* The per-CPU counters: exact when the CPUs are not running. */
     pthread_mutex_lock(&ec->cpu_lock);
     for (unsigned i = 0; i < ec->ncpus; i++) {
-        st->tbs_executed += atomic_read(&ec->cpus[i]->tbs_executed);
-        st->jc_hits += atomic_read(&ec->cpus[i]->jc_hits);
-        st->jc_misses += atomic_read(&ec->cpus[i]->jc_misses);
+        st->tbs_executed += atomic_read(&cpu_engine(ec->cpus[i])->tbs_executed);
+        st->jc_hits += atomic_read(&cpu_engine(ec->cpus[i])->jc_hits);
+        st->jc_misses += atomic_read(&cpu_engine(ec->cpus[i])->jc_misses);
     }
     pthread_mutex_unlock(&ec->cpu_lock);
 }
@@ -402,9 +402,13 @@ void linx_exec_log_stats(LinxExecContext *ec)
 /* Translation                                                         */
 /* ------------------------------------------------------------------ */
 
-static uint32_t exec_tb_flags(const LinxExecContext *ec, const CPULinxState *env)
+/* The TB key of @env's next TB: its pc in *@pc, the flags returned. */
+static uint32_t exec_tb_flags(const LinxExecContext *ec, CPUArchState *env, uint64_t *pc)
 {
-    return linx_cpu_tb_flags(env) | atomic_read(&ec->tb_flags_extra);
+    uint32_t flags;
+
+    linx_cpu_tb_key(ec->target, env, pc, &flags);
+    return flags | atomic_read(&ec->tb_flags_extra);
 }
 
 #ifndef NDEBUG
@@ -421,7 +425,7 @@ static _Noreturn void bad_ir(LinxExecContext *ec, const TranslationBlock *tb, co
 
 /* -d in_asm: the guest instructions a TB covers, one per line:
  *   0x0000000000010000:  0800          C.BSTART.STD	FALL */
-static void log_in_asm(LinxExecContext *ec, CPULinxState *env, const TranslationBlock *tb)
+static void log_in_asm(LinxExecContext *ec, CPUArchState *env, const TranslationBlock *tb)
 {
     FILE *f = linx_log_file(&ec->log);
     uint8_t *code;
@@ -429,11 +433,11 @@ static void log_in_asm(LinxExecContext *ec, CPULinxState *env, const Translation
 
     fprintf(f, "IN: pc 0x%" PRIx64 " flags 0x%x (%u insns, %u bytes)\n", tb->pc, tb->flags,
             tb->icount, tb->size);
-    if (!env->mem || tb->size == 0) {
+    if (!cpu_engine(env)->mem || tb->size == 0) {
         return;
     }
     code = g_malloc(tb->size);
-    if (guest_mem_debug_rw(env->mem, tb->pc, code, tb->size, false) != GM_OK) {
+    if (guest_mem_debug_rw(cpu_engine(env)->mem, tb->pc, code, tb->size, false) != GM_OK) {
         fprintf(f, "  (code not readable)\n\n");
         g_free(code);
         return;
@@ -530,7 +534,7 @@ static uint64_t stage_ns(LinxExecContext *ec, uint64_t start, uint64_t end, unsi
  * TB memory or the code buffer is full: the caller reclaims (an exclusive
  * section, without the lock) and tries again; @after_flush says it did,
  * so a block that does not fit an empty buffer is a configuration error. */
-static TranslationBlock *tb_gen_code(LinxExecContext *ec, CPULinxState *env, uint64_t pc,
+static TranslationBlock *tb_gen_code(LinxExecContext *ec, CPUArchState *env, uint64_t pc,
                                      uint32_t flags, bool after_flush)
 {
     FILE *lf = linx_log_file(&ec->log);
@@ -637,7 +641,7 @@ static TranslationBlock *tb_gen_code(LinxExecContext *ec, CPULinxState *env, uin
 /* The TB for (pc, flags): looked up, else translated (reclaiming TB
  * memory first when it is full).  @env is running; it stops running for
  * the reclaim. */
-static TranslationBlock *tb_find_or_translate(LinxExecContext *ec, CPULinxState *env,
+static TranslationBlock *tb_find_or_translate(LinxExecContext *ec, CPUArchState *env,
                                               uint64_t pc, uint32_t flags)
 {
     TranslationBlock *tb = tb_lookup(ec, env, pc, flags);
@@ -654,7 +658,7 @@ static TranslationBlock *tb_find_or_translate(LinxExecContext *ec, CPULinxState 
         }
         exec_unlock(ec);
         if (!tb) {
-            if (env->running) {
+            if (cpu_engine(env)->running) {
                 cpu_exec_end(env);
                 tb_flush_reclaim(ec, env);
                 cpu_exec_start(env);
@@ -667,26 +671,26 @@ static TranslationBlock *tb_find_or_translate(LinxExecContext *ec, CPULinxState 
     return tb;
 }
 
-TranslationBlock *linx_exec_tb_find(CPULinxState *env, uint64_t pc, uint32_t flags)
+TranslationBlock *linx_exec_tb_find(CPUArchState *env, uint64_t pc, uint32_t flags)
 {
-    return tb_find_or_translate(env->exec, env, pc, flags);
+    return tb_find_or_translate(cpu_engine(env)->exec, env, pc, flags);
 }
 
 /* ------------------------------------------------------------------ */
 /* Exceptions                                                          */
 /* ------------------------------------------------------------------ */
 
-void linx_exec_unchain(CPULinxState *env)
+void linx_exec_unchain(CPUArchState *env)
 {
-    if (env->exec) {
-        tb_unchain_all(env->exec);
+    if (cpu_engine(env)->exec) {
+        tb_unchain_all(cpu_engine(env)->exec);
     }
 }
 
-void linx_tb_flush(CPULinxState *env)
+void linx_tb_flush(CPUArchState *env)
 {
-    if (env->exec) {
-        tb_flush_all(env->exec, env);
+    if (cpu_engine(env)->exec) {
+        tb_flush_all(cpu_engine(env)->exec, env);
     }
 }
 
@@ -702,6 +706,8 @@ void linx_exec_update_inline_lookup(LinxExecContext *ec)
 
     ec->bs.lookup_info = on ? &linx_helper_lookup_tb_ptr_info : NULL;
     ec->bs.lookup_slow = on ? helper_lookup_tb_ptr : NULL;
+    ec->bs.pc_offset = (int32_t)ec->target->pc_offset;
+    ec->bs.tb_flags_offset = (int32_t)ec->target->tb_flags_offset;
 }
 
 static uint64_t exit_target(const LinxExecContext *ec)
@@ -709,13 +715,13 @@ static uint64_t exit_target(const LinxExecContext *ec)
     return ec->accel == LINX_ACCEL_JIT ? (uint64_t)(uintptr_t)ec->bs.exit_addr : 0;
 }
 
-uint64_t helper_lookup_tb_ptr(CPULinxState *env)
+uint64_t helper_lookup_tb_ptr(CPUArchState *env)
 {
-    LinxExecContext *ec = env->exec;
-    uint64_t pc = env->pc;
-    uint32_t flags = exec_tb_flags(ec, env);
-    TranslationBlock *tb = atomic_load_acq(&env->tb_jmp_cache[tb_jmp_cache_hash(pc)]);
-    bool stop = ec->nochain || ec->x.single_step || atomic_read(&env->exit_request);
+    LinxExecContext *ec = cpu_engine(env)->exec;
+    uint64_t pc;
+    uint32_t flags = exec_tb_flags(ec, env, &pc);
+    TranslationBlock *tb = atomic_load_acq(&cpu_engine(env)->tb_jmp_cache[tb_jmp_cache_hash(pc)]);
+    bool stop = ec->nochain || ec->x.single_step || atomic_read(&cpu_engine(env)->exit_request);
 
     /* Fast path: a valid jump-cache hit that may be entered by a branch. */
     if (tb && tb->pc == pc && tb->flags == flags &&
@@ -757,21 +763,21 @@ void ir_gen_lookup_and_goto_ptr(IRContext *ir)
 /* The loop                                                            */
 /* ------------------------------------------------------------------ */
 
-static void log_cpu_state(LinxExecContext *ec, CPULinxState *env)
+static void log_cpu_state(LinxExecContext *ec, CPUArchState *env)
 {
     FILE *f = linx_log_file(&ec->log);
 
     if (ec->target->dump_state) {
         ec->target->dump_state(env, f);
     } else {
-        fprintf(f, "pc  %016" PRIx64 "\n", env->pc);
+        fprintf(f, "pc  %016" PRIx64 "\n", *linx_cpu_word(env, ec->target->pc_offset));
     }
 }
 
-static uintptr_t run_tb(LinxExecContext *ec, CPULinxState *env, TranslationBlock *tb,
+static uintptr_t run_tb(LinxExecContext *ec, CPUArchState *env, TranslationBlock *tb,
                         LinxAccel accel)
 {
-    env->tbs_executed++;
+    cpu_engine(env)->tbs_executed++;
     if (accel == LINX_ACCEL_JIT && ec->accel == LINX_ACCEL_JIT) {
         return ec->bs.entry(env, tb->host_code);
     }
@@ -782,14 +788,14 @@ static uintptr_t run_tb(LinxExecContext *ec, CPULinxState *env, TranslationBlock
                 "for the interpreter\n", tb->pc);
         abort();
     }
-    return interp_run_tb(env->interp, env, tb);
+    return interp_run_tb(cpu_engine(env)->interp, env, tb);
 }
 
 /* Find the TB to run next, raising E_BLOCK(EC_CFI) for a branch into a
  * non-marker.  @src/@slot: the TB and goto_tb slot the previous TB left
  * through (NULL: an indirect jump or a plain exit).  May flush
  * (translation with a full buffer or arena). */
-static TranslationBlock *next_tb(LinxExecContext *ec, CPULinxState *env,
+static TranslationBlock *next_tb(LinxExecContext *ec, CPUArchState *env,
                                  const TranslationBlock *src, unsigned slot)
 {
     uint32_t flags;
@@ -802,22 +808,20 @@ static TranslationBlock *next_tb(LinxExecContext *ec, CPULinxState *env,
         tb_flush_reclaim(ec, env);
         cpu_exec_start(env);
     }
-    flags = exec_tb_flags(ec, env);
-    pc = env->pc;
+    flags = exec_tb_flags(ec, env, &pc);
     tb = tb_find_or_translate(ec, env, pc, flags);
     if ((tb->cflags & TB_C_CFI_BAD) && !(flags & TB_F_RESUME)) {
         /* TRAPARG0 = the source: the block whose commit branched here.  A
          * direct edge names it in the source TB (env->bpc is stale: the
          * commit discarded BPC); an indirect one stored it to env->bpc
          * before the lookup.  The trap pc is the bad target. */
-        uint64_t src_bpc = src && slot < 2 && src->jmp_src_bpc[slot] ? src->jmp_src_bpc[slot]
-                                                                     : env->bpc;
-        linx_raise_exception(env, LINX_TRAP_BLOCK, CFI_BAD_TARGET_CAUSE, src_bpc, pc);
+        ec->target->raise_bad_target(env, src && slot < 2 ? src->jmp_src_bpc[slot] : 0, pc);
+        abort(); /* (it does not return) */
     }
     return tb;
 }
 
-static int cpu_exec_loop(LinxExecContext *ec, CPULinxState *env)
+static int cpu_exec_loop(LinxExecContext *ec, CPUArchState *env)
 {
     TranslationBlock *last = NULL;
     unsigned slot = 0;
@@ -827,8 +831,8 @@ static int cpu_exec_loop(LinxExecContext *ec, CPULinxState *env)
         uint64_t flushes = atomic_read(&ec->flush_count);
         uintptr_t r;
 
-        if (atomic_read(&env->exit_request)) {
-            atomic_set(&env->exit_request, 0);
+        if (atomic_read(&cpu_engine(env)->exit_request)) {
+            atomic_set(&cpu_engine(env)->exit_request, 0);
             return EXCP_INTERRUPT;
         }
         tb = next_tb(ec, env, last, slot);
@@ -844,7 +848,7 @@ static int cpu_exec_loop(LinxExecContext *ec, CPULinxState *env)
             log_cpu_state(ec, env);
         }
         if (linx_log_enabled(&ec->log, LINX_LOG_EXEC)) {
-            linx_log_printf(&ec->log, "Trace %u: %p [%016" PRIx64 "/%x]\n", env->cpu_index,
+            linx_log_printf(&ec->log, "Trace %u: %p [%016" PRIx64 "/%x]\n", cpu_engine(env)->cpu_index,
                             (void *)tb, tb->pc, tb->flags);
         }
         r = run_tb(ec, env, tb, ec->accel);
@@ -857,43 +861,43 @@ static int cpu_exec_loop(LinxExecContext *ec, CPULinxState *env)
 }
 
 /* Set up @env for a run; false (with a message) when it cannot run. */
-static bool exec_enter(CPULinxState *env)
+static bool exec_enter(CPUArchState *env)
 {
-    LinxExecContext *ec = env->exec;
+    LinxExecContext *ec = cpu_engine(env)->exec;
 
     if (!ec) {
         fprintf(stderr, "linxemu: cpu %u has no exec context (linx_exec_attach_cpu)\n",
-                env->cpu_index);
+                cpu_engine(env)->cpu_index);
         return false;
     }
-    if (env->in_exec) {
+    if (cpu_engine(env)->in_exec) {
         fprintf(stderr, "linxemu: internal error: cpu_exec re-entered (cpu %u)\n",
-                env->cpu_index);
+                cpu_engine(env)->cpu_index);
         abort();
     }
     if (!exec_cpu_listed(ec, env)) {
         linx_exec_attach_cpu(ec, env);
-    } else if (!ec->mem && env->mem) {
-        watch_memory(ec, env->mem);
+    } else if (!ec->mem && cpu_engine(env)->mem) {
+        watch_memory(ec, cpu_engine(env)->mem);
     }
-    if (!env->interp) {
-        env->interp = interp_new(ec->ir);
+    if (!cpu_engine(env)->interp) {
+        cpu_engine(env)->interp = interp_new(ec->ir);
     }
-    env->in_exec = true;
-    env->exception_index = EXCP_NONE;
+    cpu_engine(env)->in_exec = true;
+    cpu_engine(env)->exception_index = EXCP_NONE;
     cpu_exec_start(env);
     return true;
 }
 
-static void exec_leave(CPULinxState *env)
+static void exec_leave(CPUArchState *env)
 {
     cpu_exec_end(env);
-    env->in_exec = false;
+    cpu_engine(env)->in_exec = false;
 }
 
-int cpu_exec(CPULinxState *env)
+int cpu_exec(CPUArchState *env)
 {
-    LinxExecContext *ec = env->exec;
+    LinxExecContext *ec = cpu_engine(env)->exec;
     int ret;
 
     if (!exec_enter(env)) {
@@ -901,13 +905,13 @@ int cpu_exec(CPULinxState *env)
     }
     LinxExecContext *prev = host_fault_enter(ec);
     do {
-        if (sigsetjmp(env->jmp_env, 0) == 0) {
+        if (sigsetjmp(cpu_engine(env)->jmp_env, 0) == 0) {
             ret = cpu_exec_loop(ec, env);
         } else {
             /* Back from cpu_loop_exit: return its reason, or go on. */
-            ret = env->exception_index;
-            env->exception_index = EXCP_NONE;
-            if (!env->running) {
+            ret = cpu_engine(env)->exception_index;
+            cpu_engine(env)->exception_index = EXCP_NONE;
+            if (!cpu_engine(env)->running) {
                 /* Left from a blocking region (a system call whose TB was
                  * reclaimed meanwhile): running again first. */
                 cpu_exec_start(env);
@@ -919,9 +923,9 @@ int cpu_exec(CPULinxState *env)
     return ret;
 }
 
-int linx_exec_step(CPULinxState *env, LinxAccel accel)
+int linx_exec_step(CPUArchState *env, LinxAccel accel)
 {
-    LinxExecContext *ec = env->exec;
+    LinxExecContext *ec = cpu_engine(env)->exec;
     int ret;
 
     if (ec && accel != LINX_ACCEL_JIT && ec->accel == LINX_ACCEL_JIT && !ec->keep_ir) {
@@ -935,21 +939,21 @@ int linx_exec_step(CPULinxState *env, LinxAccel accel)
     if (!exec_enter(env)) {
         return EXCP_HALTED;
     }
-    interp_set_chaining(env->interp, false);
+    interp_set_chaining(cpu_engine(env)->interp, false);
     LinxExecContext *prev = host_fault_enter(ec);
-    if (sigsetjmp(env->jmp_env, 0) == 0) {
+    if (sigsetjmp(cpu_engine(env)->jmp_env, 0) == 0) {
         TranslationBlock *tb = next_tb(ec, env, NULL, 0);
         run_tb(ec, env, tb, accel);
         ret = 0;
     } else {
-        ret = env->exception_index == EXCP_NONE ? 0 : env->exception_index;
-        env->exception_index = EXCP_NONE;
-        if (!env->running) {
+        ret = cpu_engine(env)->exception_index == EXCP_NONE ? 0 : cpu_engine(env)->exception_index;
+        cpu_engine(env)->exception_index = EXCP_NONE;
+        if (!cpu_engine(env)->running) {
             cpu_exec_start(env);
         }
     }
     host_fault_leave(prev);
-    interp_set_chaining(env->interp, true);
+    interp_set_chaining(cpu_engine(env)->interp, true);
     exec_leave(env);
     return ret;
 }

@@ -63,38 +63,13 @@
 #include "cpu-exit.h"
 #include "ir.h"
 #include "log.h"
-#include "target/linx/cpu.h"
+#include "target-ops.h"
 #include "tb.h"
 
 typedef enum LinxAccel {
     LINX_ACCEL_JIT,
     LINX_ACCEL_INTERP,
 } LinxAccel;
-
-/* Front end hooks. */
-typedef void (*LinxTranslateInitFn)(IRContext *ir);
-typedef void (*LinxTranslateFn)(CPULinxState *env, IRContext *ir, TranslationBlock *tb);
-
-/* What the engine asks of the guest architecture it runs (QEMU's
- * TCGCPUOps): the target fills one (target/linx/exec-target.c,
- * linx_target_ops; tests/unit/toy-isa.c a toy one) and hands it over in
- * LinxExecOptions.target.  The engine names no target function. */
-typedef struct LinxTargetOps {
-    const char *name;                   /* "LinxISA", for messages */
-    LinxTranslateInitFn translate_init; /* once per context; may be NULL */
-    LinxTranslateFn translate;          /* required */
-    /* -d in_asm: disassemble the instruction at @code (@avail bytes) at
-     * guest address @pc into @text and its raw bytes into @hex; returns
-     * its length in bytes, 0 when nothing can be decoded there.  NULL:
-     * the log shows bytes only. */
-    unsigned (*disas_insn)(const uint8_t *code, size_t avail, uint64_t pc, char *text,
-                           size_t textlen, char *hex, size_t hexlen);
-    /* -d cpu: the architectural registers.  NULL: the pc only. */
-    void (*dump_state)(CPULinxState *env, FILE *f);
-    /* The CPU leaves its exec context (linx_exec_detach_cpu): free what
-     * the target keeps per CPU for it.  May be NULL. */
-    void (*cpu_detach)(CPULinxState *env);
-} LinxTargetOps;
 
 /* JIT backend hooks (backend.h). */
 typedef struct LinxBackendOps {
@@ -161,8 +136,8 @@ void linx_exec_free(LinxExecContext *ec);
  * jump cache, and watches env->mem (all CPUs of a context must share one
  * address space).  cpu_exec() attaches on first use when env->exec is
  * set but the CPU is not attached yet. */
-void linx_exec_attach_cpu(LinxExecContext *ec, CPULinxState *env);
-void linx_exec_detach_cpu(LinxExecContext *ec, CPULinxState *env);
+void linx_exec_attach_cpu(LinxExecContext *ec, CPUArchState *env);
+void linx_exec_detach_cpu(LinxExecContext *ec, CPUArchState *env);
 
 LinxAccel linx_exec_accel(const LinxExecContext *ec); /* after fallback */
 LinxLog *linx_exec_log(LinxExecContext *ec);
@@ -189,19 +164,19 @@ VecFn linx_exec_gen_vec(LinxExecContext *ec, const VecProg *p);
 int linx_exec_vec_isa(const LinxExecContext *ec);
 
 /* Run until something needs the caller; returns EXCP_*. */
-int cpu_exec(CPULinxState *env);
+int cpu_exec(CPUArchState *env);
 
 /* Drop all translations (FENCE.I, debugger changes).  Inside cpu_exec
  * (a helper, or a system call in a blocking region) the TBs are unlinked
  * at once and their memory is reused at the next safe point; outside it
  * the memory is reclaimed at once (in an exclusive section). */
-void linx_tb_flush(CPULinxState *env);
+void linx_tb_flush(CPUArchState *env);
 /* Make running code come back to the exec loop at the end of its TB
  * (a machine stopping after a device store): every chained jump is
  * unlinked and the jump caches emptied, the translations stay, so the
  * next run of the same program does not translate it again.  A helper
  * may call this. */
-void linx_exec_unchain(CPULinxState *env);
+void linx_exec_unchain(CPUArchState *env);
 
 /* ---- CPUs in parallel (tcg/exec-cpus.c) ---- */
 
@@ -210,7 +185,7 @@ void linx_exec_unchain(CPULinxState *env);
  * env->exit_request at entry (TB_F_EXIT_CHECK; the translations made so
  * far are dropped once) and translation-time TLB updates stay per CPU.
  * Call before a second CPU runs; @self: the calling CPU (may be NULL). */
-void linx_exec_set_parallel(LinxExecContext *ec, CPULinxState *self);
+void linx_exec_set_parallel(LinxExecContext *ec, CPUArchState *self);
 bool linx_exec_parallel(const LinxExecContext *ec);
 
 /* Exclusive sections: from start to end no other CPU of @ec runs guest
@@ -219,7 +194,7 @@ bool linx_exec_parallel(const LinxExecContext *ec);
  * outside cpu_exec or inside a blocking region), or NULL.  The caller must
  * hold no lock a running CPU may wait for (guest_mem_lock included).
  * Sections do not nest. */
-void linx_exec_start_exclusive(LinxExecContext *ec, CPULinxState *self);
+void linx_exec_start_exclusive(LinxExecContext *ec, CPUArchState *self);
 void linx_exec_end_exclusive(LinxExecContext *ec);
 
 /* Blocking regions: a helper about to block in the host (a system call)
@@ -229,12 +204,12 @@ void linx_exec_end_exclusive(LinxExecContext *ec);
  * must then leave through cpu_loop_exit (with env->pc, env->resume and
  * the block state set for the instruction after it) instead of returning
  * into the TB. */
-void linx_exec_blocking_begin(CPULinxState *env);
-bool linx_exec_blocking_end(CPULinxState *env);
+void linx_exec_blocking_begin(CPUArchState *env);
+bool linx_exec_blocking_end(CPUArchState *env);
 
 /* Make @env leave cpu_exec at its next TB boundary (EXCP_INTERRUPT); any
  * thread may call it. */
-void linx_cpu_kick(CPULinxState *env);
+void linx_cpu_kick(CPUArchState *env);
 
 /* Around a host fork() while CPUs may run in parallel (linux-user's guest
  * fork), inside an exclusive section: prepare takes the exec lock, the
@@ -247,7 +222,7 @@ void linx_cpu_kick(CPULinxState *env);
  * processes. */
 void linx_exec_fork_prepare(LinxExecContext *ec);
 void linx_exec_fork_parent(LinxExecContext *ec);
-void linx_exec_fork_child(LinxExecContext *ec, CPULinxState *self);
+void linx_exec_fork_child(LinxExecContext *ec, CPUArchState *self);
 /* Drop the translations of one guest page (self-modifying code). */
 void linx_tb_invalidate_page(LinxExecContext *ec, uint64_t page_addr);
 
@@ -258,7 +233,7 @@ void linx_tb_invalidate_page(LinxExecContext *ec, uint64_t page_addr);
  * (JIT: BackendState.exit_addr; interpreter: 0) when it is not
  * translated yet, must not be entered by a branch (TB_C_CFI_BAD), or
  * chaining is off.  Reads globals, writes none. */
-uint64_t helper_lookup_tb_ptr(CPULinxState *env);
+uint64_t helper_lookup_tb_ptr(CPUArchState *env);
 extern const IRHelperInfo linx_helper_lookup_tb_ptr_info;
 
 /* Emit "call lookup_tb_ptr(env); goto_ptr" (env->pc already stored). */
@@ -329,19 +304,19 @@ bool linx_exec_commit_trace_on(const LinxExecContext *ec);
 /* Stop for the debugger before the instruction at @pc: env->pc = @pc,
  * env->resume = @resume (1 when @pc is inside a block), cpu_exec()
  * returns EXCP_DEBUG. */
-void helper_debug_stop(CPULinxState *env, uint64_t pc, uint64_t resume);
+void helper_debug_stop(CPUArchState *env, uint64_t pc, uint64_t resume);
 extern const IRHelperInfo linx_helper_debug_stop_info;
 
 /* ---- Differential testing and debugging ---- */
 
 /* The TB for (pc, flags), translated if needed (no CFI check). */
-TranslationBlock *linx_exec_tb_find(CPULinxState *env, uint64_t pc, uint32_t flags);
+TranslationBlock *linx_exec_tb_find(CPUArchState *env, uint64_t pc, uint32_t flags);
 /* Run exactly one TB at env->pc under @accel (the JIT falls back to the
  * interpreter when not built), without chaining from it; returns EXCP_*
  * when the TB left through cpu_loop_exit, else 0.  For comparing the two
  * backends TB by TB (set LINX_LOG_NOCHAIN so no earlier chain is
  * followed inside host code). */
-int linx_exec_step(CPULinxState *env, LinxAccel accel);
+int linx_exec_step(CPUArchState *env, LinxAccel accel);
 
 typedef struct LinxExecStats {
     uint64_t tbs_translated;

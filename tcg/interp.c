@@ -56,7 +56,7 @@ typedef struct InterpOp {
 typedef struct InterpProg {
     const struct LinxInterp *owner; /* the interpreter it is bound for */
     struct InterpProg *next;        /* the TB's next program (another interpreter's) */
-    const CPULinxState *bound_env;
+    const CPUArchState *bound_env;
     const uint64_t *bound_frame;
     uint64_t env_value;  /* what the env temp reads as */
     uint32_t nops;
@@ -230,7 +230,7 @@ static InterpProg *compile(const LinxInterp *it, const TranslationBlock *tb)
     return p;
 }
 
-static uint64_t *temp_ptr(InterpProg *p, LinxInterp *it, CPULinxState *env,
+static uint64_t *temp_ptr(InterpProg *p, LinxInterp *it, CPUArchState *env,
                           const TranslationBlock *tb, uint64_t t)
 {
     const IRTempInfo *ti = &tb->temps[t];
@@ -248,7 +248,7 @@ static uint64_t *temp_ptr(InterpProg *p, LinxInterp *it, CPULinxState *env,
 }
 
 /* The program of @tb bound to @env and the current frame. */
-static InterpProg *prepare(LinxInterp *it, CPULinxState *env, TranslationBlock *tb)
+static InterpProg *prepare(LinxInterp *it, CPUArchState *env, TranslationBlock *tb)
 {
     InterpProg *p = find_prog(it, tb);
 
@@ -408,7 +408,7 @@ static void do_call(LinxInterp *it, const InterpOp *o)
 }
 
 /* Switch to @next (chaining): its program, bound. */
-static const InterpOp *enter(LinxInterp *it, CPULinxState *env, TranslationBlock *next)
+static const InterpOp *enter(LinxInterp *it, CPUArchState *env, TranslationBlock *next)
 {
     InterpProg *p = find_prog(it, next);
 
@@ -419,7 +419,7 @@ static const InterpOp *enter(LinxInterp *it, CPULinxState *env, TranslationBlock
     return p->ops;
 }
 
-uintptr_t interp_run_tb(LinxInterp *it, CPULinxState *env, TranslationBlock *tb)
+uintptr_t interp_run_tb(LinxInterp *it, CPUArchState *env, TranslationBlock *tb)
 {
     const InterpOp *ops = prepare(it, env, tb)->ops;
 
@@ -578,7 +578,7 @@ uintptr_t interp_run_tb(LinxInterp *it, CPULinxState *env, TranslationBlock *tb)
             break;
         case IR_goto_tb: {
             TranslationBlock *next = atomic_load_acq(&tb->jmp_dest[o->c0 & 1]);
-            if (next && !atomic_read(&env->exit_request) && !it->no_chain) {
+            if (next && !atomic_read(&cpu_engine(env)->exit_request) && !it->no_chain) {
                 /* Chained: continue with the next TB in this loop. */
                 tb = next;
                 ops = enter(it, env, tb);
@@ -590,7 +590,7 @@ uintptr_t interp_run_tb(LinxInterp *it, CPULinxState *env, TranslationBlock *tb)
             return (uintptr_t)o->c0;
         case IR_goto_ptr: {
             TranslationBlock *next = (TranslationBlock *)(uintptr_t)A(0);
-            if (!next || atomic_read(&env->exit_request) || it->no_chain) {
+            if (!next || atomic_read(&cpu_engine(env)->exit_request) || it->no_chain) {
                 return 0;
             }
             tb = next;

@@ -34,7 +34,7 @@
 
 /* The interpreter passes the CPU state on (to helpers and the softmmu)
  * and never looks inside: an opaque pointer here. */
-typedef struct CPULinxState CPULinxState;
+typedef struct CPUArchState CPUArchState;
 
 typedef struct LinxInterp LinxInterp;
 
@@ -43,7 +43,7 @@ void interp_free(LinxInterp *it);
 
 /* Run @tb and whatever it chains to; returns the value of the exit_tb
  * that left ((uintptr_t)tb | slot, or 0), or 0 after a goto_ptr to 0. */
-uintptr_t interp_run_tb(LinxInterp *it, CPULinxState *env, TranslationBlock *tb);
+uintptr_t interp_run_tb(LinxInterp *it, CPUArchState *env, TranslationBlock *tb);
 
 /* Follow goto_tb chains and goto_ptr targets (default), or return to the
  * caller at every TB end (linx_exec_step). */

@@ -9,7 +9,10 @@
  */
 #include "tcg/softmmu.h"
 
+#include <stdlib.h>
+
 #include "tcg/cpu-exit.h"
+#include "tcg/target-ops.h"
 
 /* Which tag of a TLB entry an access uses. */
 typedef enum TLBAccess {
@@ -17,12 +20,12 @@ typedef enum TLBAccess {
     TLB_ACCESS_WRITE,
 } TLBAccess;
 
-void linx_tlb_flush(CPULinxState *env)
+void linx_tlb_flush(CPUArchState *env)
 {
-    memset(env->tlb, 0xff, sizeof(env->tlb));
+    memset(cpu_engine(env)->tlb, 0xff, sizeof(cpu_engine(env)->tlb));
 }
 
-static void tlb_flush_page(CPULinxState *env, uint64_t page)
+static void tlb_flush_page(CPUArchState *env, uint64_t page)
 {
     LinxTLBEntry *e = linx_tlb_entry(env, page);
 
@@ -32,7 +35,7 @@ static void tlb_flush_page(CPULinxState *env, uint64_t page)
     }
 }
 
-void linx_tlb_flush_range(CPULinxState *env, uint64_t addr, uint64_t len)
+void linx_tlb_flush_range(CPUArchState *env, uint64_t addr, uint64_t len)
 {
     uint64_t first = addr & GUEST_PAGE_MASK;
     uint64_t last;
@@ -53,37 +56,27 @@ void linx_tlb_flush_range(CPULinxState *env, uint64_t addr, uint64_t len)
     }
 }
 
-static _Noreturn void raise_data_fault(CPULinxState *env, GuestFault f, uint64_t addr,
+static _Noreturn void raise_data_fault(CPUArchState *env, GuestFault f, uint64_t addr,
                                        bool is_write, uint64_t pc)
 {
-    unsigned cause;
+    const LinxExitState *x = (const LinxExitState *)cpu_engine(env)->exec;
+    const LinxTargetOps *t;
 
+    if (!x) {
+        cpu_loop_exit(env); /* (outside cpu_exec: an internal error) */
+    }
+    t = x->target;
     /* The instructions of the TB before this one retired (softmmu.h). */
-    env->insn_count += pc >> LINX_PC_RETIRED_SHIFT;
-    pc &= LINX_PC_MASK;
-
-    switch (f) {
-    case GM_FAULT_PROT:
-        cause = LINX_DFSC_PERMISSION;
-        break;
-    case GM_FAULT_MMIO:
-        cause = LINX_DFSC_EXTERNAL;
-        break;
-    case GM_FAULT_ALIGN:
-        linx_raise_exception(env, LINX_TRAP_DATA_ALIGN_FAULT, 0, addr, pc);
-    default:
-        cause = LINX_DFSC_TRANSLATION;
-        break;
+    if (t->insn_count_offset >= 0) {
+        *linx_cpu_word(env, (size_t)t->insn_count_offset) += pc >> LINX_PC_RETIRED_SHIFT;
     }
-    if (is_write) {
-        cause |= LINX_DFAULT_WNR;
-    }
-    linx_raise_exception(env, LINX_TRAP_DATA_PAGE_FAULT, cause, addr, pc);
+    t->raise_mem_fault(env, f, addr, is_write, pc & LINX_PC_MASK);
+    abort(); /* (it does not return) */
 }
 
 /* Fill the entry for @addr from the address space; NULL when nothing is
  * mapped there (the entry unchanged). */
-static LinxTLBEntry *tlb_fill_page(CPULinxState *env, uint64_t addr, bool is_write)
+static LinxTLBEntry *tlb_fill_page(CPUArchState *env, uint64_t addr, bool is_write)
 {
     LinxTLBEntry *e = linx_tlb_entry(env, addr);
     uint64_t page = addr & GUEST_PAGE_MASK;
@@ -92,10 +85,10 @@ static LinxTLBEntry *tlb_fill_page(CPULinxState *env, uint64_t addr, bool is_wri
     bool is_code = false, mmio = false;
     uint64_t far;
 
-    if (!env->mem) {
+    if (!cpu_engine(env)->mem) {
         return NULL;
     }
-    if (!guest_mem_page_info(env->mem, addr, &host, &prot, &is_code, &mmio)) {
+    if (!guest_mem_page_info(cpu_engine(env)->mem, addr, &host, &prot, &is_code, &mmio)) {
         if (!mmio) {
             return NULL;
         }
@@ -105,19 +98,20 @@ static LinxTLBEntry *tlb_fill_page(CPULinxState *env, uint64_t addr, bool is_wri
         e->addend = 0;
         return e;
     }
-    win = guest_mem_direct_base(env->mem, NULL);
+    win = guest_mem_direct_base(cpu_engine(env)->mem, NULL);
     far = win && host != win + page ? TLB_NOT_DIRECT : 0;
     e->addr_read = page | ((prot & GM_PROT_READ) ? far : TLB_INVALID);
     e->addr_write = page | ((prot & GM_PROT_WRITE)
                                 ? (is_code ? TLB_CODE
-                                   : !(prot & GM_PROT_READ) && guest_mem_host_faults(env->mem)
+                                   : !(prot & GM_PROT_READ) && guest_mem_host_faults(cpu_engine(env)->mem)
                                        ? TLB_BYTES : far)
                                 : TLB_INVALID);
-    if ((prot & GM_PROT_WRITE) && env->exec && linx_exec_page_watched(env->exec, page)) {
+    if ((prot & GM_PROT_WRITE) && cpu_engine(env)->exec &&
+        linx_exec_page_watched(cpu_engine(env)->exec, page)) {
         e->addr_write |= TLB_WATCH;
     }
     if ((prot & GM_PROT_WRITE) && !is_code &&
-        !guest_mem_dirty_write_ok(env->mem, addr, is_write)) {
+        !guest_mem_dirty_write_ok(cpu_engine(env)->mem, addr, is_write)) {
         /* Dirty tracking: no write entry for a page not recorded yet, so
          * the first store to it comes back here and records it. */
         e->addr_write = LINX_TLB_EMPTY;
@@ -128,7 +122,7 @@ static LinxTLBEntry *tlb_fill_page(CPULinxState *env, uint64_t addr, bool is_wri
 }
 
 /* The same, faulting when nothing is mapped at @addr. */
-static LinxTLBEntry *tlb_fill(CPULinxState *env, uint64_t addr, bool is_write, uint64_t pc)
+static LinxTLBEntry *tlb_fill(CPUArchState *env, uint64_t addr, bool is_write, uint64_t pc)
 {
     LinxTLBEntry *e = tlb_fill_page(env, addr, is_write);
 
@@ -138,7 +132,7 @@ static LinxTLBEntry *tlb_fill(CPULinxState *env, uint64_t addr, bool is_write, u
     return e;
 }
 
-void *linx_tlb_range_host(CPULinxState *env, uint64_t addr, uint64_t len, bool is_write)
+void *linx_tlb_range_host(CPUArchState *env, uint64_t addr, uint64_t len, bool is_write)
 {
     uint64_t first = addr & GUEST_PAGE_MASK, last;
     uintptr_t addend = 0;
@@ -172,7 +166,7 @@ void *linx_tlb_range_host(CPULinxState *env, uint64_t addr, uint64_t len, bool i
     return (void *)(uintptr_t)(addr + addend);
 }
 
-static LinxTLBEntry *tlb_get(CPULinxState *env, uint64_t addr, TLBAccess acc, uint64_t pc)
+static LinxTLBEntry *tlb_get(CPUArchState *env, uint64_t addr, TLBAccess acc, uint64_t pc)
 {
     LinxTLBEntry *e = linx_tlb_entry(env, addr);
     uint64_t tag = acc == TLB_ACCESS_READ ? e->addr_read : e->addr_write;
@@ -184,10 +178,10 @@ static LinxTLBEntry *tlb_get(CPULinxState *env, uint64_t addr, TLBAccess acc, ui
 }
 
 /* An access that may cross a page: through the checked copy routines. */
-static uint64_t ld_bytes(CPULinxState *env, uint64_t addr, unsigned size, uint64_t pc)
+static uint64_t ld_bytes(CPUArchState *env, uint64_t addr, unsigned size, uint64_t pc)
 {
     uint64_t raw = 0, fa = addr;
-    GuestFault f = env->mem ? guest_mem_read(env->mem, addr, &raw, size, GM_PROT_READ, &fa)
+    GuestFault f = cpu_engine(env)->mem ? guest_mem_read(cpu_engine(env)->mem, addr, &raw, size, GM_PROT_READ, &fa)
                             : GM_FAULT_UNMAPPED;
 
     if (f != GM_OK) {
@@ -196,11 +190,11 @@ static uint64_t ld_bytes(CPULinxState *env, uint64_t addr, unsigned size, uint64
     return raw;
 }
 
-static void st_bytes(CPULinxState *env, uint64_t addr, uint64_t value, unsigned size,
+static void st_bytes(CPUArchState *env, uint64_t addr, uint64_t value, unsigned size,
                      uint64_t pc)
 {
     uint64_t fa = addr;
-    GuestFault f = env->mem ? guest_mem_write(env->mem, addr, &value, size, &fa)
+    GuestFault f = cpu_engine(env)->mem ? guest_mem_write(cpu_engine(env)->mem, addr, &value, size, &fa)
                             : GM_FAULT_UNMAPPED;
 
     if (f != GM_OK) {
@@ -208,7 +202,7 @@ static void st_bytes(CPULinxState *env, uint64_t addr, uint64_t value, unsigned 
     }
 }
 
-uint64_t linx_ld_slow(CPULinxState *env, uint64_t addr, uint64_t memop, uint64_t pc)
+uint64_t linx_ld_slow(CPUArchState *env, uint64_t addr, uint64_t memop, uint64_t pc)
 {
     unsigned size = 1u << (memop & IR_MO_SIZE);
     LinxTLBEntry *e;
@@ -224,7 +218,7 @@ uint64_t linx_ld_slow(CPULinxState *env, uint64_t addr, uint64_t memop, uint64_t
     }
     e = tlb_get(env, addr, TLB_ACCESS_READ, pc);
     if (e->addr_read & TLB_MMIO) {
-        GuestFault f = guest_mem_mmio_access(env->mem, addr, size, false, &raw);
+        GuestFault f = guest_mem_mmio_access(cpu_engine(env)->mem, addr, size, false, &raw);
         if (f == GM_FAULT_ALIGN) {
             /* Misaligned device access: bytewise through the devices. */
             raw = ld_bytes(env, addr, size, pc);
@@ -239,7 +233,7 @@ uint64_t linx_ld_slow(CPULinxState *env, uint64_t addr, uint64_t memop, uint64_t
     return linx_memop_extend(raw, (unsigned)memop);
 }
 
-void linx_st_slow(CPULinxState *env, uint64_t addr, uint64_t value, uint64_t memop, uint64_t pc)
+void linx_st_slow(CPUArchState *env, uint64_t addr, uint64_t value, uint64_t memop, uint64_t pc)
 {
     unsigned size = 1u << (memop & IR_MO_SIZE);
     LinxTLBEntry *e;
@@ -258,7 +252,7 @@ void linx_st_slow(CPULinxState *env, uint64_t addr, uint64_t value, uint64_t mem
     }
     e = tlb_get(env, addr, TLB_ACCESS_WRITE, pc);
     if (e->addr_write & TLB_MMIO) {
-        GuestFault f = guest_mem_mmio_access(env->mem, addr, size, true, &value);
+        GuestFault f = guest_mem_mmio_access(cpu_engine(env)->mem, addr, size, true, &value);
         if (f == GM_FAULT_ALIGN) {
             st_bytes(env, addr, value, size, pc);
         } else if (f != GM_OK) {
@@ -280,7 +274,7 @@ void linx_st_slow(CPULinxState *env, uint64_t addr, uint64_t value, uint64_t mem
     }
 }
 
-void *linx_atomic_host(CPULinxState *env, uint64_t addr, unsigned size, uint64_t pc)
+void *linx_atomic_host(CPUArchState *env, uint64_t addr, unsigned size, uint64_t pc)
 {
     LinxTLBEntry *e;
 
@@ -310,7 +304,7 @@ void *linx_atomic_host(CPULinxState *env, uint64_t addr, unsigned size, uint64_t
          * atomic).  Then refill, so later stores are fast again. */
         uint8_t *host = NULL;
         uint64_t fa = addr;
-        GuestFault f = guest_mem_window(env->mem, addr, 1, size, size,
+        GuestFault f = guest_mem_window(cpu_engine(env)->mem, addr, 1, size, size,
                                         GM_PROT_READ | GM_PROT_WRITE, &host, &fa);
         if (f != GM_OK) {
             raise_data_fault(env, f, fa, true, pc);

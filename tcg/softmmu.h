@@ -46,13 +46,15 @@
  * a translation on another thread are the guest's business (FENCE.I and
  * the icache-flush system call drop every translation).
  *
- * Faults are architectural exceptions raised through cpu_loop_exit:
- *   misaligned (IR_MO_ALIGN)  DATA_ALIGN_FAULT, TRAPARG0 = address
- *   unmapped                  DATA_PAGE_FAULT, cause LINX_DFSC_TRANSLATION
- *   no permission             DATA_PAGE_FAULT, cause LINX_DFSC_PERMISSION
- *   device rejected           DATA_PAGE_FAULT, cause LINX_DFSC_EXTERNAL
- * with LINX_DFAULT_WNR or'ed into the cause for stores and TRAPARG0 = the
- * first faulting byte's address.
+ * Faults are architectural exceptions the target raises (LinxTargetOps
+ * raise_mem_fault, tcg/target-ops.h; it leaves through cpu_loop_exit):
+ *   misaligned (IR_MO_ALIGN)  GM_FAULT_ALIGN
+ *   unmapped                  GM_FAULT_UNMAPPED
+ *   no permission             GM_FAULT_PROT
+ *   device rejected           GM_FAULT_MMIO
+ * with whether the access stored, the first faulting byte's address and
+ * the instruction's pc (LinxISA: DATA_ALIGN_FAULT / DATA_PAGE_FAULT with a
+ * DFSC cause, target/linx/cpu.h).
  */
 #ifndef LINX_TCG_SOFTMMU_H
 #define LINX_TCG_SOFTMMU_H
@@ -62,7 +64,7 @@
 
 #include "hw/core/guest-memory.h"
 #include "ir.h"
-#include "target/linx/cpu.h"
+#include "tcg/cpu-engine.h"
 #include "util/atomic.h"
 
 enum {
@@ -86,15 +88,6 @@ enum {
 
 #define LINX_TLB_EMPTY UINT64_MAX
 
-/* DATA_PAGE_FAULT causes (TRAPNO.CAUSE; the v0.4 profile leaves the DFSC
- * encoding open, docs/engine.md "Memory faults"). */
-enum {
-    LINX_DFSC_TRANSLATION = 0x01, /* nothing mapped */
-    LINX_DFSC_PERMISSION = 0x02,  /* mapped, access not permitted */
-    LINX_DFSC_EXTERNAL = 0x03,    /* a device rejected the access */
-    LINX_DFAULT_WNR = 0x100,      /* the access was a write */
-};
-
 /* The pc argument of the memory paths (linx_ld/linx_st, the slow paths,
  * the qemu_ld/qemu_st ops) is the faulting instruction's pc, and may carry
  * in bits 48..63 the number of instructions of the current TB that retired
@@ -116,8 +109,8 @@ static inline uint64_t linx_pc_with_retired(uint64_t pc, unsigned retired)
  * exception (via cpu_loop_exit) on a fault, with @pc as the faulting
  * instruction (see LINX_PC_RETIRED_SHIFT).  @memop is an IRMemOp.  Loads
  * return the value extended as memop says. */
-uint64_t linx_ld_slow(CPULinxState *env, uint64_t addr, uint64_t memop, uint64_t pc);
-void linx_st_slow(CPULinxState *env, uint64_t addr, uint64_t value, uint64_t memop, uint64_t pc);
+uint64_t linx_ld_slow(CPUArchState *env, uint64_t addr, uint64_t memop, uint64_t pc);
+void linx_st_slow(CPUArchState *env, uint64_t addr, uint64_t value, uint64_t memop, uint64_t pc);
 
 /* Bulk accesses of C helpers (MCOPY, MSET): the host address of [addr,
  * addr + len) when every page of it is plain RAM the TLB maps for the
@@ -127,12 +120,12 @@ void linx_st_slow(CPULinxState *env, uint64_t addr, uint64_t value, uint64_t mem
  * tracking has not recorded, or more than LINX_TLB_RANGE_PAGES pages -
  * which the caller then takes (it raises the faults).  Never faults. */
 enum { LINX_TLB_RANGE_PAGES = 16 };
-void *linx_tlb_range_host(CPULinxState *env, uint64_t addr, uint64_t len, bool is_write);
+void *linx_tlb_range_host(CPUArchState *env, uint64_t addr, uint64_t len, bool is_write);
 
 /* Invalidate every TLB entry of @env. */
-void linx_tlb_flush(CPULinxState *env);
+void linx_tlb_flush(CPUArchState *env);
 /* Invalidate the entries of the pages meeting [addr, addr + len). */
-void linx_tlb_flush_range(CPULinxState *env, uint64_t addr, uint64_t len);
+void linx_tlb_flush_range(CPUArchState *env, uint64_t addr, uint64_t len);
 
 /* Sign- or zero-extend a raw little-endian value of memop's size. */
 static inline uint64_t linx_memop_extend(uint64_t raw, unsigned memop)
@@ -155,9 +148,9 @@ static inline uint64_t linx_memop_extend(uint64_t raw, unsigned memop)
     }
 }
 
-static inline LinxTLBEntry *linx_tlb_entry(CPULinxState *env, uint64_t addr)
+static inline LinxTLBEntry *linx_tlb_entry(CPUArchState *env, uint64_t addr)
 {
-    return &env->tlb[(addr >> GUEST_PAGE_BITS) & (LINX_TLB_SIZE - 1)];
+    return &cpu_engine(env)->tlb[(addr >> GUEST_PAGE_BITS) & (LINX_TLB_SIZE - 1)];
 }
 
 /* Tag an access of @memop at @addr must match: the page plus the bits
@@ -228,7 +221,7 @@ static inline void linx_host_store(void *host, uint64_t value, unsigned size)
 
 /* Full access path for C helpers and the interpreter (fast TLB hit, else
  * the slow path).  Only valid inside cpu_exec() (faults longjmp). */
-static inline uint64_t linx_ld(CPULinxState *env, uint64_t addr, unsigned memop, uint64_t pc)
+static inline uint64_t linx_ld(CPUArchState *env, uint64_t addr, unsigned memop, uint64_t pc)
 {
     const LinxTLBEntry *e = linx_tlb_entry(env, addr);
 
@@ -239,7 +232,7 @@ static inline uint64_t linx_ld(CPULinxState *env, uint64_t addr, unsigned memop,
     return linx_ld_slow(env, addr, memop, pc);
 }
 
-static inline void linx_st(CPULinxState *env, uint64_t addr, uint64_t value, unsigned memop,
+static inline void linx_st(CPUArchState *env, uint64_t addr, uint64_t value, unsigned memop,
                            uint64_t pc)
 {
     const LinxTLBEntry *e = linx_tlb_entry(env, addr);
@@ -257,6 +250,6 @@ static inline void linx_st(CPULinxState *env, uint64_t addr, uint64_t value, uns
  * (DATA_ALIGN_FAULT when misaligned, DATA_PAGE_FAULT with WnR), runs the
  * code-write event when the page holds translated code, and returns NULL
  * for a device page (the caller then uses linx_ld/linx_st). */
-void *linx_atomic_host(CPULinxState *env, uint64_t addr, unsigned size, uint64_t pc);
+void *linx_atomic_host(CPUArchState *env, uint64_t addr, unsigned size, uint64_t pc);
 
 #endif /* LINX_TCG_SOFTMMU_H */

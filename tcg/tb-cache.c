@@ -149,22 +149,22 @@ static bool tb_matches(const TranslationBlock *tb, uint64_t pc, uint32_t flags)
     return tb->pc == pc && tb->flags == flags && !(atomic_read(&tb->cflags) & TB_C_INVALID);
 }
 
-TranslationBlock *tb_lookup(LinxExecContext *ec, CPULinxState *env, uint64_t pc, uint32_t flags)
+TranslationBlock *tb_lookup(LinxExecContext *ec, CPUArchState *env, uint64_t pc, uint32_t flags)
 {
     unsigned h = tb_jmp_cache_hash(pc);
-    TranslationBlock *tb = atomic_load_acq(&env->tb_jmp_cache[h]);
+    TranslationBlock *tb = atomic_load_acq(&cpu_engine(env)->tb_jmp_cache[h]);
     const TbHashTable *t;
 
     if (tb && tb_matches(tb, pc, flags)) {
-        env->jc_hits++;
+        cpu_engine(env)->jc_hits++;
         return tb;
     }
-    env->jc_misses++;
+    cpu_engine(env)->jc_misses++;
     t = atomic_load_acq(&ec->hash);
     for (tb = atomic_load_acq(&t->buckets[tb_hash(t, pc, flags)]); tb;
          tb = atomic_load_acq(&tb->hash_next)) {
         if (tb_matches(tb, pc, flags)) {
-            atomic_store_rel(&env->tb_jmp_cache[h], tb);
+            atomic_store_rel(&cpu_engine(env)->tb_jmp_cache[h], tb);
             return tb;
         }
     }
@@ -337,7 +337,7 @@ void tb_invalidate(LinxExecContext *ec, TranslationBlock *tb)
     }
     pthread_mutex_lock(&ec->cpu_lock);
     for (unsigned c = 0; c < ec->ncpus; c++) {
-        TranslationBlock **slot = &ec->cpus[c]->tb_jmp_cache[tb_jmp_cache_hash(tb->pc)];
+        TranslationBlock **slot = &cpu_engine(ec->cpus[c])->tb_jmp_cache[tb_jmp_cache_hash(tb->pc)];
         atomic_cmpxchg(slot, tb, NULL);
     }
     pthread_mutex_unlock(&ec->cpu_lock);
@@ -489,7 +489,7 @@ void tb_flush_now(LinxExecContext *ec)
     arena_free(ec);
     pthread_mutex_lock(&ec->cpu_lock);
     for (unsigned c = 0; c < ec->ncpus; c++) {
-        memset(ec->cpus[c]->tb_jmp_cache, 0, sizeof(ec->cpus[c]->tb_jmp_cache));
+        memset(cpu_engine(ec->cpus[c])->tb_jmp_cache, 0, sizeof(cpu_engine(ec->cpus[c])->tb_jmp_cache));
     }
     pthread_mutex_unlock(&ec->cpu_lock);
     if (ec->accel == LINX_ACCEL_JIT) {
@@ -519,7 +519,7 @@ void tb_flush_request(LinxExecContext *ec, bool invalidate)
     exec_unlock(ec);
 }
 
-void tb_flush_reclaim(LinxExecContext *ec, CPULinxState *self)
+void tb_flush_reclaim(LinxExecContext *ec, CPUArchState *self)
 {
     if (!atomic_read(&ec->flush_pending)) {
         return;
@@ -531,10 +531,10 @@ void tb_flush_reclaim(LinxExecContext *ec, CPULinxState *self)
     linx_exec_end_exclusive(ec);
 }
 
-void tb_flush_all(LinxExecContext *ec, CPULinxState *self)
+void tb_flush_all(LinxExecContext *ec, CPUArchState *self)
 {
     tb_flush_request(ec, true);
-    if (!self || !self->in_exec) {
+    if (!self || !cpu_engine(self)->in_exec) {
         /* No TB of the caller runs: reclaim now. */
         tb_flush_reclaim(ec, self);
     }
@@ -562,7 +562,7 @@ void tb_unchain_all(LinxExecContext *ec)
      * caches without the loop: empty them too. */
     pthread_mutex_lock(&ec->cpu_lock);
     for (unsigned c = 0; c < ec->ncpus; c++) {
-        memset(ec->cpus[c]->tb_jmp_cache, 0, sizeof(ec->cpus[c]->tb_jmp_cache));
+        memset(cpu_engine(ec->cpus[c])->tb_jmp_cache, 0, sizeof(cpu_engine(ec->cpus[c])->tb_jmp_cache));
     }
     pthread_mutex_unlock(&ec->cpu_lock);
     exec_unlock(ec);

@@ -37,12 +37,12 @@ void linx_virt_request_stop(LinxVirtMachine *m, LinxVirtStop why, int exit_code)
         fflush(m->uart_out);
     }
     if (m->cpu) {
-        m->cpu->exit_request = 1;
+        m->cpu->engine.exit_request = 1;
         linx_exec_unchain(m->cpu);
-        if (m->cpu->trace && (why == VIRT_STOP_EXIT || why == VIRT_STOP_FINISHER)) {
+        if (m->cpu->engine.trace && (why == VIRT_STOP_EXIT || why == VIRT_STOP_FINISHER)) {
             /* As the peer: the storing instruction is the last one traced
              * (the rest of its block still runs before the loop stops). */
-            linx_commit_trace_stop_after(m->cpu->trace, 1);
+            linx_commit_trace_stop_after(m->cpu->engine.trace, 1);
         }
     }
 }

@@ -293,7 +293,7 @@ int main(int argc, char **argv)
     linx_exec_attach_cpu(ec, env);
     if (stop) {
         linx_exec_set_exit_check(ec, true); /* chained code sees the request */
-        linx_stop_watch_arm(stop, &env->exit_request);
+        linx_stop_watch_arm(stop, &env->engine.exit_request);
         m->external_stop = linx_stop_watch_flag(stop);
     }
     status = linx_virt_run(m, env);

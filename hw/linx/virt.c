@@ -226,7 +226,7 @@ void linx_virt_boot(LinxVirtMachine *m, CPULinxState *env)
 {
     guest_mem_debug_rw(m->mem, m->tramp, (void *)virt_tramp_code, sizeof(virt_tramp_code), true);
     linx_cpu_reset(env, m->entry, 0);
-    env->mem = m->mem;
+    env->engine.mem = m->mem;
     env->tiles = m->tiles;
     env->block_engine = virt_block_engine;
     env->block_engine_opaque = m;
@@ -320,7 +320,7 @@ int linx_virt_run(LinxVirtMachine *m, CPULinxState *env)
             break; /* EXCP_INTERRUPT, EXCP_DEBUG */
         }
     }
-    env->exit_request = 0;
+    env->engine.exit_request = 0;
     if (m->uart_out) {
         fflush(m->uart_out);
     }

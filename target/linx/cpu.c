@@ -46,7 +46,7 @@ void linx_cpu_reset(CPULinxState *env, uint64_t pc, unsigned acr)
     env->resv_addr = env->resv_valid = env->resv_size = 0;
     env->trapno = env->traparg0 = env->trap_pc = 0;
     env->trap_active = 0;
-    env->exit_request = 0;
+    env->engine.exit_request = 0;
     env->exit_code = 0;
     if (!env->profile) {
         env->profile = linx_profile_default();

@@ -1,8 +1,10 @@
 /*
  * LinxISA CPU state (QEMU's "env").
  *
- * Everything the guest can observe lives here, plus the per-CPU caches the
- * JIT reaches through fixed offsets (softmmu TLB, TB jump cache).  There is
+ * Everything the guest can observe lives here, plus the engine's part of
+ * the CPU (tcg/cpu-engine.h: the softmmu TLB and TB jump cache the JIT
+ * reaches by offset, the exec context, the address space, the run state),
+ * which tcg/ finds at linx_cpu_engine_offset (exec-target.c).  There is
  * no global mutable state: several CPUs can exist in one process, each
  * with its own CPULinxState and its own machine/address space.
  *
@@ -25,8 +27,8 @@
  * Mid-block entry: whoever sets env->pc to an address that is not the
  * start of a block (trap return, signal return, debugger, a TB cut short
  * by a page boundary or one-insn mode) sets env->resume = 1.  The exec
- * loop looks the TB up with linx_cpu_tb_flags(), which then includes
- * TB_F_RESUME; a resume TB clears env->resume when it starts.  Translated
+ * loop looks the TB up with env->resume as its flags (linx_target_ops'
+ * tb_flags_offset, exec-target.c), which then include TB_F_RESUME; a resume TB clears env->resume when it starts.  Translated
  * code at block boundaries never touches it.
  */
 #ifndef LINX_TARGET_CPU_H
@@ -38,6 +40,7 @@
 #include <stdio.h>
 
 #include "kernel-state.h"
+#include "tcg/cpu-engine.h"
 #include "tcg/tb.h"
 
 #define LINX_NUM_GPRS 24
@@ -158,6 +161,15 @@ enum {
     LINX_BLOCKFMT_COMBO = 2,
 };
 
+/* DATA_PAGE_FAULT causes (TRAPNO.CAUSE; the v0.4 profile leaves the DFSC
+ * encoding open, docs/engine.md "Memory faults"). */
+enum {
+    LINX_DFSC_TRANSLATION = 0x01, /* nothing mapped */
+    LINX_DFSC_PERMISSION = 0x02,  /* mapped, access not permitted */
+    LINX_DFSC_EXTERNAL = 0x03,    /* a device rejected the access */
+    LINX_DFAULT_WNR = 0x100,      /* the access was a write */
+};
+
 /* User-visible SSR ids (isa/v0.4/state/system_registers.json). */
 enum {
     LINX_SSR_TP = 0x0000,
@@ -226,25 +238,9 @@ enum {
     LINX_FCSR_RM_SHIFT = 8,
 };
 
-/* 4096 entries (16 MiB of 4 KiB pages): two 4 MiB buffers 4 MiB apart
- * (the memcpy benchmark's source and destination) map to different
- * entries instead of evicting each other on every access
- * (docs/performance.md). */
-#define LINX_TLB_BITS 12
-#define LINX_TLB_SIZE (1u << LINX_TLB_BITS)
-
-/* One softmmu TLB entry: tags are page addresses (low bits used as flags
- * that force the slow path); addend turns a guest address into a host one. */
-typedef struct LinxTLBEntry {
-    uint64_t addr_read;
-    uint64_t addr_write;
-    uint64_t addr_code;
-    uintptr_t addend;
-} LinxTLBEntry;
 
 struct TranslationBlock;
 struct GuestMemory;
-struct CPULinxState;
 struct LinxCommitTrace;
 
 /* System-call hook for `acrc` (linux-user sets it).  Called from the acrc
@@ -253,17 +249,17 @@ struct LinxCommitTrace;
  * the acrc), false to take the architectural SCALL trap.  A hook that
  * changes env->pc or ends the run calls cpu_loop_exit() itself (setting
  * env->resume when the new pc is mid-block). */
-typedef bool (*LinxAcrcHook)(struct CPULinxState *env, unsigned request_type, void *opaque);
+typedef bool (*LinxAcrcHook)(CPUArchState *env, unsigned request_type, void *opaque);
 
 /* Trap hook (the virt machine sets it): called by linx_raise_exception()
  * with env->trapno, traparg0 and trap_pc set.  True: the trap was
  * delivered (env now runs the guest handler; the exec loop goes on at
  * env->pc); false: cpu_exec() returns EXCP_TRAP as without a hook. */
-typedef bool (*LinxTrapHook)(struct CPULinxState *env, void *opaque);
+typedef bool (*LinxTrapHook)(CPUArchState *env, void *opaque);
 
 /* Tile/kernel block engine hook: run the header gathered in env->hdr at
  * block commit (set by the machine; NULL raises ILLEGAL_INST). */
-typedef void (*LinxBlockEngineHook)(struct CPULinxState *env, void *opaque);
+typedef void (*LinxBlockEngineHook)(CPUArchState *env, void *opaque);
 
 /* Descriptors of a tile/kernel block header (BSTART.TMA/CUBE/TEPL/MPAR...
  * followed by B.* descriptors), gathered as the header executes and
@@ -294,10 +290,7 @@ struct LinxMachine;
 struct LinxTileState;
 struct LinxProfile;
 
-#define LINX_TB_JMP_CACHE_BITS 12
-#define LINX_TB_JMP_CACHE_SIZE (1u << LINX_TB_JMP_CACHE_BITS)
-
-typedef struct CPULinxState {
+typedef struct CPUArchState {
     /* ---- Architectural state read and written by translated code ---- */
     uint64_t gpr[LINX_NUM_GPRS];
     uint64_t tq[LINX_QUEUE_DEPTH];
@@ -339,14 +332,10 @@ typedef struct CPULinxState {
     uint64_t traparg0;
     uint64_t trap_pc;
 
-    /* ---- Per-CPU caches the JIT reaches by offset ---- */
-    /* Host faults (tcg/softmmu.h): the bits that must be clear in the
-     * address of an aligned 2^i-byte access for the JIT to access the
-     * direct window without a TLB check (the bits at and above the
-     * window's size, and the alignment bits); set by the exec layer. */
-    uint64_t host_fault_mask[4];
-    LinxTLBEntry tlb[LINX_TLB_SIZE];
-    struct TranslationBlock *tb_jmp_cache[LINX_TB_JMP_CACHE_SIZE];
+    /* ---- The engine's part (tcg/cpu-engine.h): the TLB, the jump cache
+     * and the host-fault masks the JIT reaches by offset, the exec
+     * context, the address space, the run state ---- */
+    CPUEngineState engine;
 
     /* ---- Not touched by translated code ---- */
     /* ISA profile (profile.h): the conventions the translator, the kernel
@@ -362,7 +351,6 @@ typedef struct CPULinxState {
     uint64_t trap_active;
     LinxBlockEngineHook block_engine;
     void *block_engine_opaque;
-    struct LinxCommitTrace *trace; /* -trace-commit writer (NULL: off) */
     /* Registers and queue slots at the previous commit-trace record. */
     uint64_t trace_shadow[LINX_NUM_GPRS + 2 * LINX_QUEUE_DEPTH];
     /* The data access of the instruction being traced, stored by TB_F_TRACE
@@ -370,7 +358,6 @@ typedef struct CPULinxState {
      * helper_trace_insn: [0] size in bytes, | 0x100 for a store (0: none),
      * [1] address, [2] value. */
     uint64_t trace_mem[3];
-    struct GuestMemory *mem;
     struct LinxMachine *machine;
     struct LinxTileState *tiles;
     /* TMA blocks (target/linx/tma-translate.h).  tma_empty_header_noop: a
@@ -386,24 +373,7 @@ typedef struct CPULinxState {
         uint32_t rule;
         uint64_t pc, traparg0;
     } tile_fault;
-    struct LinxExecContext *exec; /* TB cache, code buffer, IR context */
-    sigjmp_buf jmp_env;            /* cpu_loop_exit() target */
-    /* Set by any thread (atomically: util/atomic.h) to make this CPU leave
-     * cpu_exec at the next TB boundary (EXCP_INTERRUPT); read by
-     * translated code (TB_F_EXIT_CHECK). */
-    int exit_request;
     int exit_code;
-    unsigned cpu_index;
-    /* Exec-layer run state of this CPU (tcg/exec.c, tcg/exec-cpus.c): each
-     * CPU of a context runs in its own host thread. */
-    int exception_index;       /* EXCP_* cpu_exec returns after cpu_loop_exit */
-    bool in_exec;              /* inside cpu_exec: cpu_loop_exit has a target */
-    bool running;              /* running guest code: exclusive sections wait for it */
-    bool has_waiter;           /* an exclusive section waits for it to stop */
-    uint64_t flush_seen;       /* the context's flush count when it stopped running */
-    struct LinxInterp *interp; /* its interpreter (frame, bound programs) */
-    /* Counters only this CPU's thread writes (linx_exec_get_stats sums them). */
-    uint64_t tbs_executed, jc_hits, jc_misses;
     /* The operating-system thread this CPU runs (linux-user: LinuxThread). */
     void *os_thread;
     /* Kernel blocks (MPAR/MSEQ/VPAR/VSEQ): header-to-body bindings and lane
@@ -412,14 +382,15 @@ typedef struct CPULinxState {
     LinxKernelState kern;
 } CPULinxState;
 
-/* TB lookup flags implied by the CPU state (the exec loop ORs in
- * TB_F_ONE_INSN / TB_F_TRACE from its options). */
-static inline uint32_t linx_cpu_tb_flags(const CPULinxState *env)
-{
-    /* env->resume is 0, 1 (= TB_F_RESUME) or TB_F_BODY: a kernel header
-     * entering its body (docs/kernels.md). */
-    return (uint32_t)env->resume & (TB_F_RESUME | TB_F_BODY);
-}
+/* exec-target.c */
+/* Raise an architectural exception at guest pc @pc: env->trapno =
+ * trapnum | cause << 24 | ARGV (bit 62, TRAPARG0 valid), env->traparg0,
+ * env->trap_pc = env->pc = @pc; cpu_exec() returns EXCP_TRAP.  Logged
+ * under -d int.  When env->trap_hook delivers the trap to the guest (the
+ * virt machine's EVBASE handlers) the loop goes on at the new env->pc
+ * instead (EXCP_DEBUG while single-stepping). */
+_Noreturn void linx_raise_exception(CPULinxState *env, unsigned trapnum, unsigned cause,
+                                    uint64_t traparg0, uint64_t pc);
 
 /* cpu.c */
 /* Architectural reset: registers zero, ACR0 (@acr selects another ring,

@@ -10,11 +10,23 @@
 #ifndef LINX_TARGET_EXEC_TARGET_H
 #define LINX_TARGET_EXEC_TARGET_H
 
+#include "cpu.h"
 #include "tcg/exec.h"
 
 /* Translate (translate.c), disassemble for -d in_asm (disas.c), dump the
  * registers for -d cpu (cpu.c); a part missing from the build is NULL. */
 extern const LinxTargetOps linx_target_ops;
+
+/* The faults the engine detects as LinxISA traps (linx_target_ops'
+ * raise_mem_fault, raise_bad_target; a toy target on CPULinxState may use
+ * them too).  A failed data access: DATA_ALIGN_FAULT, or DATA_PAGE_FAULT
+ * with the DFSC cause (| LINX_DFAULT_WNR for a store, cpu.h); TRAPARG0 =
+ * the first faulting byte's address.  A branch to a TB_C_CFI_BAD block:
+ * E_BLOCK(EC_CFI) kind CFI_BAD_TARGET, TRAPARG0 = @src_block (0: env->bpc),
+ * trap pc = the bad target.  Neither returns. */
+void linx_raise_mem_fault(CPULinxState *env, GuestFault fault, uint64_t addr, bool is_write,
+                          uint64_t pc);
+void linx_raise_bad_target(CPULinxState *env, uint64_t src_block, uint64_t pc);
 
 /* linx_exec_options_defaults(@opts) and opts->target = &linx_target_ops. */
 void linx_exec_options_init(LinxExecOptions *opts);

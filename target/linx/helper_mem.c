@@ -266,7 +266,7 @@ static uint8_t *bulk_check(CPULinxState *env, uint64_t addr, uint64_t size, int 
     if (host) {
         return host;
     }
-    f = guest_mem_window(env->mem, addr, 1, size, size, access, &host, &fault);
+    f = guest_mem_window(env->engine.mem, addr, 1, size, size, access, &host, &fault);
     if (f != GM_OK) {
         bulk_fault(env, f, fault, pc);
     }
@@ -288,9 +288,9 @@ void helper_mcopy(CPULinxState *env, uint64_t dst, uint64_t src, uint64_t size, 
     for (uint64_t done = 0; done < size;) {
         uint64_t n = size - done < LINX_BULK_CHUNK ? size - done : LINX_BULK_CHUNK;
         uint64_t off = backward ? size - done - n : done;
-        GuestFault f = guest_mem_read(env->mem, src + off, buf, n, GM_PROT_READ, &fault);
+        GuestFault f = guest_mem_read(env->engine.mem, src + off, buf, n, GM_PROT_READ, &fault);
         if (f == GM_OK) {
-            f = guest_mem_write(env->mem, dst + off, buf, n, &fault);
+            f = guest_mem_write(env->engine.mem, dst + off, buf, n, &fault);
         }
         if (f != GM_OK) {
             bulk_fault(env, f, fault, pc);
@@ -313,7 +313,7 @@ void helper_mset(CPULinxState *env, uint64_t dst, uint64_t value, uint64_t size,
     memset(buf, (int)(value & 0xff), sizeof(buf));
     for (uint64_t done = 0; done < size;) {
         uint64_t n = size - done < LINX_BULK_CHUNK ? size - done : LINX_BULK_CHUNK;
-        GuestFault f = guest_mem_write(env->mem, dst + done, buf, n, &fault);
+        GuestFault f = guest_mem_write(env->engine.mem, dst + done, buf, n, &fault);
         if (f != GM_OK) {
             bulk_fault(env, f, fault, pc);
         }

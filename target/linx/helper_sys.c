@@ -135,7 +135,7 @@ uint64_t helper_ssr_get(CPULinxState *env, uint64_t id, uint64_t pc)
     case LINX_SSR_CSTATE:
         return (env->ssr_cstate & ~LINX_CSTATE_ACR_MASK) | env->acr;
     case LINX_SSR_LXLCID:
-        return env->cpu_index;
+        return env->engine.cpu_index;
     case LINX_SSR_VENDOR:
         return 0;
     case LINX_SSR_VERSION:

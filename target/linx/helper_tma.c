@@ -63,7 +63,7 @@ _Noreturn void linx_tile_fault_raise(CPULinxState *env, const TmaFault *f, uint6
 
 static void dump_tile(CPULinxState *env, const char *what, uint64_t pc, unsigned id)
 {
-    FILE *f = linx_log_file(linx_exec_log(env->exec));
+    FILE *f = linx_log_file(linx_exec_log(env->engine.exec));
 
     fprintf(f, "tile: %s of the block at pc 0x%" PRIx64 ":\n", what, pc);
     linx_tile_dump(f, env->tiles, id, NULL);
@@ -74,7 +74,7 @@ static bool tma_run_slow(CPULinxState *env, const LinxTmaBlock *b, TmaRuntimeArg
                          TmaFault *f)
 {
     const TmaPlan *p = &b->plan;
-    bool log = (b->flags & LINX_TMA_LOG) && env->exec;
+    bool log = (b->flags & LINX_TMA_LOG) && env->engine.exec;
 
     if (b->flags & LINX_TMA_SIZE_FROM_TILE) {
         const LinxTileSlot *s = linx_tile_get(env->tiles, p->src[0]);
@@ -90,7 +90,7 @@ static bool tma_run_slow(CPULinxState *env, const LinxTmaBlock *b, TmaRuntimeArg
             dump_tile(env, "TSTORE source", b->pc, p->src[i]);
         }
     }
-    if (!tma_exec(env->tiles, env->mem, p, a, f)) {
+    if (!tma_exec(env->tiles, env->engine.mem, p, a, f)) {
         return false;
     }
     if (log && p->op != TMA_OP_TSTORE) {
@@ -114,7 +114,7 @@ bool linx_tma_run(CPULinxState *env, const LinxTmaBlock *b, uint64_t base, uint6
     if (__builtin_expect(b->flags != 0, 0)) {
         return tma_run_slow(env, b, &a, f);
     }
-    return tma_exec(env->tiles, env->mem, &b->plan, &a, f);
+    return tma_exec(env->tiles, env->engine.mem, &b->plan, &a, f);
 }
 
 void helper_tma(CPULinxState *env, uint64_t block, uint64_t base, uint64_t stride,
@@ -131,10 +131,10 @@ void helper_tma(CPULinxState *env, uint64_t block, uint64_t base, uint64_t strid
      * comment of tma-exec.c: a 4 KB TSTORE is bound by store throughput,
      * so the fewer stores on the way to the kernel, the better). */
     if (__builtin_expect(b->prepared && env->tiles != NULL, 1) &&
-        tma_exec_prepared(env->tiles, env->mem, &b->fast_plan, &b->xfer, base, stride)) {
+        tma_exec_prepared(env->tiles, env->engine.mem, &b->fast_plan, &b->xfer, base, stride)) {
         return;
     }
-    if (__builtin_expect(!env->tiles || !env->mem, 0)) {
+    if (__builtin_expect(!env->tiles || !env->engine.mem, 0)) {
         /* A machine without a tile unit. */
         linx_raise_exception(env, LINX_TRAP_ILLEGAL_INST, LINX_CAUSE(LINX_EC_ILLEGAL, 0), b->pc,
                              b->pc);
@@ -200,8 +200,8 @@ static void disas_at(const CPULinxState *env, uint64_t pc, char *text, size_t le
     unsigned ilen = 0;
 
     snprintf(text, len, "not readable");
-    while (env->mem && n < sizeof(buf) &&
-           guest_mem_debug_rw(env->mem, pc + n, buf + n, 2, false) == GM_OK) {
+    while (env->engine.mem && n < sizeof(buf) &&
+           guest_mem_debug_rw(env->engine.mem, pc + n, buf + n, 2, false) == GM_OK) {
         n += 2;
     }
     if (n == 0) {

@@ -168,8 +168,8 @@ static void trace_template_step(CPULinxState *env, uint64_t dst, uint64_t size, 
     r->mem_is_store = true;
     r->mem_addr = dst + k * LINX_TRACE_TEMPLATE_STEP;
     r->mem_size = (uint32_t)n;
-    if (env->mem) {
-        guest_mem_read(env->mem, r->mem_addr, &v, n, GM_PROT_READ, NULL);
+    if (env->engine.mem) {
+        guest_mem_read(env->engine.mem, r->mem_addr, &v, n, GM_PROT_READ, NULL);
     }
     r->mem_wdata = v;
 }
@@ -204,7 +204,7 @@ void helper_trace_insn(CPULinxState *env, uint64_t pc, uint64_t raw, uint64_t in
     char meta[80];
     unsigned rd;
 
-    if (!env->trace) {
+    if (!env->engine.trace) {
         return;
     }
     memset(&r, 0, sizeof(r));
@@ -233,7 +233,7 @@ void helper_trace_insn(CPULinxState *env, uint64_t pc, uint64_t raw, uint64_t in
         if (tmpl) {
             trace_template_step(env, dst, size, k, &r);
         }
-        linx_commit_trace_write(env->trace, &r);
+        linx_commit_trace_write(env->engine.trace, &r);
     }
     if (tmpl && size) {
         trace_template_step(env, dst, size, steps - 1, &r);
@@ -251,7 +251,7 @@ void helper_trace_insn(CPULinxState *env, uint64_t pc, uint64_t raw, uint64_t in
         r.dst_data = data;
     }
     r.next_pc = pc + len;
-    linx_commit_trace_write(env->trace, &r);
+    linx_commit_trace_write(env->engine.trace, &r);
 }
 
 /* A kernel-body instruction (kernel-body.c, docs/engine.md "Commit trace:
@@ -267,7 +267,7 @@ void helper_trace_kbody(CPULinxState *env, uint64_t pc, uint64_t raw, uint64_t i
     uint64_t len = info & 0xff;
     uint64_t n = (info & 0x100) ? env->lb[0] : 1;
 
-    if (!env->trace) {
+    if (!env->engine.trace) {
         return;
     }
     memset(&r, 0, sizeof(r));
@@ -279,6 +279,6 @@ void helper_trace_kbody(CPULinxState *env, uint64_t pc, uint64_t raw, uint64_t i
     r.lane_id = 0;
     r.next_pc = pc + len;
     for (uint64_t i = 0; i < n; i++) {
-        linx_commit_trace_write(env->trace, &r);
+        linx_commit_trace_write(env->engine.trace, &r);
     }
 }

@@ -47,11 +47,11 @@ static KFetch kfetch(CPULinxState *env, uint64_t pc, LinxInsn *insn, uint64_t *f
     uint8_t buf[8];
     unsigned len;
 
-    if (guest_mem_read(env->mem, pc, buf, 2, GM_PROT_EXEC, fault) != GM_OK) {
+    if (guest_mem_read(env->engine.mem, pc, buf, 2, GM_PROT_EXEC, fault) != GM_OK) {
         return KF_FAULT;
     }
     len = linx_insn_length((uint16_t)(buf[0] | buf[1] << 8));
-    if (len > 2 && guest_mem_read(env->mem, pc + 2, buf + 2, len - 2, GM_PROT_EXEC, fault) != GM_OK) {
+    if (len > 2 && guest_mem_read(env->engine.mem, pc + 2, buf + 2, len - 2, GM_PROT_EXEC, fault) != GM_OK) {
         return KF_FAULT;
     }
     if (linx_decode(buf, len, insn) != LINX_DECODE_OK) {
@@ -414,7 +414,7 @@ static void kb_jr(KCtx *k)
 
 static void log_unsupported(KCtx *k)
 {
-    LinxExecContext *ec = k->ctx->env->exec;
+    LinxExecContext *ec = k->ctx->env->engine.exec;
     LinxLog *log = ec ? linx_exec_log(ec) : NULL;
 
     if (log && linx_log_enabled(log, LINX_LOG_UNIMP)) {
@@ -576,7 +576,7 @@ static void exit_check(KCtx *k)
     IRTemp req = ir_temp(ir);
     IRLabel l_run = ir_label(ir);
 
-    ir_gen_ld(ir, IR_ld32s, req, ir->env, (int32_t)offsetof(CPULinxState, exit_request));
+    ir_gen_ld(ir, IR_ld32s, req, ir->env, (int32_t)offsetof(CPULinxState, engine.exit_request));
     ir_gen_brcond(ir, IR_COND_EQ, req, ir_const(ir, 0), l_run);
     ir_gen_movi(ir, cpu_field(k->ctx, pc), (int64_t)k->ctx->tb->pc);
     ir_gen_movi(ir, cpu_field(k->ctx, resume), TB_F_BODY);

@@ -188,8 +188,8 @@ static bool conflict(const KSAccess *x, const Span *sx, const KSAccess *y, const
 static bool stores_ok(CPULinxState *env, uint64_t lo, uint64_t hi)
 {
     for (uint64_t pg = lo & GUEST_PAGE_MASK; pg < hi; pg += GUEST_PAGE_SIZE) {
-        if (guest_mem_is_code(env->mem, pg) ||
-            (env->exec && linx_exec_page_watched(env->exec, pg))) {
+        if (guest_mem_is_code(env->engine.mem, pg) ||
+            (env->engine.exec && linx_exec_page_watched(env->engine.exec, pg))) {
             return false;
         }
     }
@@ -237,7 +237,7 @@ static bool footprint(CPULinxState *env, const KSProg *sp, const KSAccess *a, co
     {
         uint8_t *host = NULL;
         uint64_t fault = 0;
-        if (guest_mem_window(env->mem, lo, 1, hi - lo, hi - lo,
+        if (guest_mem_window(env->engine.mem, lo, 1, hi - lo, hi - lo,
                              a->store ? GM_PROT_WRITE : GM_PROT_READ, &host, &fault) != GM_OK ||
             !host || (a->store && !stores_ok(env, lo, hi))) {
             return false;
@@ -268,7 +268,7 @@ static bool gather_window(VecFrame *f, uint64_t lo, uint64_t hi)
         uint64_t wlo = lo & ~(align[i] - 1), whi = (hi + align[i] - 1) & ~(align[i] - 1);
         uint8_t *host = NULL;
         uint64_t fault = 0;
-        if (whi < hi || guest_mem_window(env->mem, wlo, 1, whi - wlo, whi - wlo, GM_PROT_READ,
+        if (whi < hi || guest_mem_window(env->engine.mem, wlo, 1, whi - wlo, whi - wlo, GM_PROT_READ,
                                          &host, &fault) != GM_OK || !host) {
             continue;
         }

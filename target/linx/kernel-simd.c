@@ -1298,7 +1298,7 @@ static bool phase_end(KSComp *c)
             return ks_fail(c);
         }
     }
-    fn = linx_exec_gen_vec(c->k.ctx->env->exec, c->vp);
+    fn = linx_exec_gen_vec(c->k.ctx->env->engine.exec, c->vp);
     if (!fn) {
         return ks_fail(c);
     }
@@ -1400,7 +1400,7 @@ static bool barrier(KSComp *c, const KBodyInsn *bi)
 const KSProg *ks_compile(KCtx *k)
 {
     const KBody *b = k->body;
-    LinxExecContext *ec = k->ctx->env->exec;
+    LinxExecContext *ec = k->ctx->env->engine.exec;
     const char *off = getenv("LINX_KERNEL_NOSIMD");
     KSComp *c;
     KSProg *sp, *out = NULL;

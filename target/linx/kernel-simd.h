@@ -25,7 +25,7 @@
 
 #include "tcg/vec.h"
 
-struct CPULinxState;
+struct CPUArchState;
 
 enum {
     KS_MAX_PHASES = 16,
@@ -130,7 +130,7 @@ void ks_fexp32_block_path(void *env, const uint32_t *in, uint32_t *out, uint64_t
 
 /* kernel-simd-run.c: lane records and spill memory beyond the inline
  * ones, freed when the CPU leaves its exec context. */
-void *linx_kernel_heap(struct CPULinxState *env, unsigned which, uint64_t bytes);
-void linx_kernel_release(struct CPULinxState *env);
+void *linx_kernel_heap(struct CPUArchState *env, unsigned which, uint64_t bytes);
+void linx_kernel_release(struct CPUArchState *env);
 
 #endif /* LINX_TARGET_KERNEL_SIMD_H */

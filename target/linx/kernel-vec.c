@@ -362,7 +362,7 @@ static bool kv_insn(KVComp *c, KVInsn *vi)
 const KVProg *kv_compile(KCtx *k)
 {
     const KBody *b = k->body;
-    LinxExecContext *ec = k->ctx->env->exec;
+    LinxExecContext *ec = k->ctx->env->engine.exec;
     KVComp *c;
     KVProg *p = NULL;
 
@@ -494,13 +494,13 @@ static bool check_mem(CPULinxState *env, const KVProg *p, KVRun *r, uint64_t lc0
             for (uint64_t pg = base & GUEST_PAGE_MASK; pg < base + len; pg += GUEST_PAGE_SIZE) {
                 /* Code pages and debugger watchpoints: the per-lane path
                  * (stores there invalidate code, or stop before). */
-                if (guest_mem_is_code(env->mem, pg) ||
-                    (env->exec && linx_exec_page_watched(env->exec, pg))) {
+                if (guest_mem_is_code(env->engine.mem, pg) ||
+                    (env->engine.exec && linx_exec_page_watched(env->engine.exec, pg))) {
                     return false;
                 }
             }
         }
-        if (guest_mem_window(env->mem, base, 1, len, len, access, &r->host[vi->mem], &fault) !=
+        if (guest_mem_window(env->engine.mem, base, 1, len, len, access, &r->host[vi->mem], &fault) !=
                 GM_OK ||
             !r->host[vi->mem]) {
             return false;

@@ -120,7 +120,7 @@ const TcgTileMove *linx_tma_jit_plan(LinxExecContext *ec, const LinxTmaBlock *b)
     m->meta_bytes_off = (int32_t)(offsetof(LinxTileSlot, meta) + offsetof(LinxTileMeta, bytes));
     m->slot_data_off = (int32_t)offsetof(LinxTileSlot, data);
     m->env_tiles_off = (int32_t)offsetof(CPULinxState, tiles);
-    m->env_mem_off = (int32_t)offsetof(CPULinxState, mem);
+    m->env_mem_off = (int32_t)offsetof(CPULinxState, engine.mem);
     m->gen_off = guest_mem_generation_offset();
     m->cache_off = (int32_t)(offsetof(LinxTileState, gm_cache) +
                              sizeof(LinxTileGmCache) * (m->store ? 1 : 0));

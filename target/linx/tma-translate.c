@@ -73,7 +73,7 @@ static const char *const op_names[] = { "TLOAD", "TSTORE", "TMOV" };
 static void log_plan(DisasContext *ctx, const LinxTmaBlock *b)
 {
     const TmaPlan *p = &b->plan;
-    LinxLog *log = ctx->env->exec ? linx_exec_log(ctx->env->exec) : NULL;
+    LinxLog *log = ctx->env->engine.exec ? linx_exec_log(ctx->env->engine.exec) : NULL;
     FILE *f;
 
     if (!linx_log_enabled(log, LINX_LOG_TILE) || ctx->replay) {
@@ -168,7 +168,7 @@ bool linx_tma_block_plan(LinxTmaBlock *b, const TmaDesc *desc, const TmaOptions 
 
 bool gen_tma_commit(DisasContext *ctx)
 {
-    LinxExecContext *ec = ctx->env->exec;
+    LinxExecContext *ec = ctx->env->engine.exec;
     LinxTmaBlock local, *b;
     const TmaPlan *p;
     uintptr_t mem;

@@ -487,14 +487,14 @@ static GuestFault fetch_bytes(DisasContext *ctx, uint64_t pc, uint8_t *out, unsi
         room = LINX_FETCH_AHEAD;
     }
     if (room >= n &&
-        guest_mem_read(ctx->env->mem, pc, ctx->fetch_buf, room, GM_PROT_EXEC, &fa) == GM_OK) {
+        guest_mem_read(ctx->env->engine.mem, pc, ctx->fetch_buf, room, GM_PROT_EXEC, &fa) == GM_OK) {
         ctx->fetch_base = pc;
         ctx->fetch_len = (uint32_t)room;
         memcpy(out, ctx->fetch_buf, n);
         return GM_OK;
     }
     ctx->fetch_len = 0;
-    return guest_mem_read(ctx->env->mem, pc, out, n, GM_PROT_EXEC, fault_addr);
+    return guest_mem_read(ctx->env->engine.mem, pc, out, n, GM_PROT_EXEC, fault_addr);
 }
 
 static FetchResult fetch_insn(DisasContext *ctx, uint64_t pc, LinxInsn *insn,
@@ -617,7 +617,7 @@ static void gen_exit_check(DisasContext *ctx, bool resume)
     IRTemp req = ir_temp(ir);
     IRLabel l_run = ir_label(ir);
 
-    ir_gen_ld(ir, IR_ld32s, req, ir->env, (int32_t)offsetof(CPULinxState, exit_request));
+    ir_gen_ld(ir, IR_ld32s, req, ir->env, (int32_t)offsetof(CPULinxState, engine.exit_request));
     ir_gen_brcond(ir, IR_COND_EQ, req, gen_const(ctx, 0), l_run);
     ir_gen_movi(ir, cpu_field(ctx, pc), (int64_t)ctx->tb->pc);
     ir_gen_movi(ir, cpu_field(ctx, resume), resume);
@@ -743,7 +743,7 @@ void linx_translate_block(CPULinxState *env, IRContext *ir, TranslationBlock *tb
             gen_flush_block_args(ctx);
         }
         /* Breakpoints are decided here, at translation time (tcg/exec.h). */
-        if (env->exec && linx_exec_breakpoint_at(env->exec, ctx->pc)) {
+        if (env->engine.exec && linx_exec_breakpoint_at(env->engine.exec, ctx->pc)) {
             gen_flush_block_args(ctx);
             gen_debug_stop(ctx, ctx->insn_index == ctx->count_base && fr == FETCH_OK &&
                                     linx_form_is_marker(insn.form));

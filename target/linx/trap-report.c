@@ -118,8 +118,8 @@ void linx_trap_insn_text(CPULinxState *env, uint64_t pc, char *buf, size_t len)
     unsigned used = 0;
     LinxDisasEnv denv = { 0, NULL, NULL, env->profile };
 
-    while (env->mem && n < sizeof(bytes) &&
-           guest_mem_debug_rw(env->mem, pc + n, bytes + n, 2, false) == GM_OK) {
+    while (env->engine.mem && n < sizeof(bytes) &&
+           guest_mem_debug_rw(env->engine.mem, pc + n, bytes + n, 2, false) == GM_OK) {
         n += 2;
     }
     if (n == 0) {

@@ -35,7 +35,7 @@ static unsigned insn_len_at(CPULinxState *env, uint64_t pc)
 {
     uint8_t b[2];
 
-    if (!env->mem || guest_mem_debug_rw(env->mem, pc, b, sizeof(b), false) != GM_OK) {
+    if (!env->engine.mem || guest_mem_debug_rw(env->engine.mem, pc, b, sizeof(b), false) != GM_OK) {
         return 2;
     }
     return linx_insn_length((uint16_t)(b[0] | b[1] << 8));
@@ -158,8 +158,8 @@ LinxTrapDelivery linx_trap_deliver(CPULinxState *env, unsigned *ring)
     env->resv_valid = 0;
     env->pc = env->bpc = ssr[LINX_MSSR_EVBASE];
     env->resume = 0;
-    if (env->exec && linx_log_enabled(linx_exec_log(env->exec), LINX_LOG_INT)) {
-        linx_log_printf(linx_exec_log(env->exec),
+    if (env->engine.exec && linx_log_enabled(linx_exec_log(env->engine.exec), LINX_LOG_INT)) {
+        linx_log_printf(linx_exec_log(env->engine.exec),
                         "trap: delivered to ACR%u at EVBASE 0x%" PRIx64 " (from ACR%u, BI %d, "
                         "resume 0x%" PRIx64 ")\n",
                         m, env->pc, src, bi, tpc);

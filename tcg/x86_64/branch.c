@@ -180,7 +180,7 @@ _Static_assert(offsetof(TranslationBlock, cflags) == offsetof(TranslationBlock, 
 /* Register holding env->pc's current value (globals are in memory now). */
 static int lookup_pc_reg(X86Gen *g, int scratch)
 {
-    const int32_t off = (int32_t)offsetof(CPULinxState, pc);
+    const int32_t off = g->bs->pc_offset;
 
     for (unsigned i = 0; i < g->ir->nglobals && i < g->ntemps; i++) {
         const X86Temp *ts = &g->temps[i];
@@ -233,7 +233,7 @@ static void gen_lookup_inline(X86Gen *g)
     x86_alu_rr(e, X86_ALU_XOR, h, t);
     x86_alu_ri(e, X86_ALU_AND, h, LINX_TB_JMP_CACHE_SIZE - 1);
     x86_modrm_mem(e, OPC_MOV_GvEv | X86_P_W, h, X86_ENV_REG, h, 3,
-                  (int32_t)offsetof(CPULinxState, tb_jmp_cache));
+                  (int32_t)(linx_cpu_engine_offset + offsetof(CPUEngineState, tb_jmp_cache)));
     x86_test_rr(e, h, h);
     miss[n++] = x86_jcc_rel32(e, X86_CC_E);
     x86_modrm_mem(e, OPC_ALU_GvEv(X86_ALU_CMP) | X86_P_W, p, h, X86_NO_REG, 0,
@@ -244,7 +244,7 @@ static void gen_lookup_inline(X86Gen *g)
     x86_u32(e, (uint32_t)extra);
     miss[n++] = x86_jcc_rel32(e, X86_CC_NE);
     x86_modrm_mem(e, OPC_GRP1_EvIb | X86_P_W, X86_ALU_CMP, X86_ENV_REG, X86_NO_REG, 0,
-                  (int32_t)offsetof(CPULinxState, resume));
+                  g->bs->tb_flags_offset);
     x86_byte(e, 0);
     miss[n++] = x86_jcc_rel32(e, X86_CC_NE);
     x86_modrm_mem(e, OPC_MOV_GvEv | X86_P_W, h, h, X86_NO_REG, 0,

@@ -37,7 +37,10 @@
 
 #define TLB_ENTRY_SHIFT 5
 _Static_assert(sizeof(LinxTLBEntry) == (1u << TLB_ENTRY_SHIFT), "TLB entry size");
-_Static_assert(offsetof(CPULinxState, tlb) < INT32_MAX / 2, "TLB reachable with disp32");
+
+/* env offset of a field of the engine's part of the CPU (tcg/cpu-engine.h;
+ * the target keeps it within disp32 reach: target/linx/cpu.c). */
+#define ENGINE_OFFSET(field) ((int32_t)(linx_cpu_engine_offset + offsetof(CPUEngineState, field)))
 
 static unsigned host_access_size(IROpcode op)
 {
@@ -171,9 +174,8 @@ static uint32_t gen_tlb_check(X86Gen *g, int ra, int t0, int t1, unsigned memop,
     X86Emitter *e = &g->e;
     unsigned s_bits = memop & IR_MO_SIZE;
     int32_t size_mask = (int32_t)((1u << s_bits) - 1);
-    int32_t cmp_disp = (int32_t)(offsetof(CPULinxState, tlb) +
-                                 (is_store ? offsetof(LinxTLBEntry, addr_write)
-                                           : offsetof(LinxTLBEntry, addr_read)));
+    int32_t cmp_disp = ENGINE_OFFSET(tlb) + (int32_t)(is_store ? offsetof(LinxTLBEntry, addr_write)
+                                                                : offsetof(LinxTLBEntry, addr_read));
 
     if (g->bs->host_features & X86_FEAT_BMI2) {
         /* The page number bits land at TLB_ENTRY_SHIFT either way; the
@@ -197,7 +199,7 @@ static uint32_t gen_tlb_check(X86Gen *g, int ra, int t0, int t1, unsigned memop,
     uint32_t field = (uint32_t)x86_jcc_rel32(e, X86_CC_NE);
     if (!g->bs->guest_direct) {
         x86_modrm_mem(e, OPC_MOV_GvEv | X86_P_W, t0, X86_ENV_REG, t0, 0,
-                      (int32_t)(offsetof(CPULinxState, tlb) + offsetof(LinxTLBEntry, addend)));
+                      ENGINE_OFFSET(tlb) + (int32_t)offsetof(LinxTLBEntry, addend));
     }
     return field;
 }
@@ -214,8 +216,7 @@ static bool use_hostfault(const X86Gen *g, unsigned memop)
 
 static uint32_t gen_hostfault_check(X86Gen *g, int ra, unsigned memop)
 {
-    int32_t disp = (int32_t)(offsetof(CPULinxState, host_fault_mask) +
-                             8 * (memop & IR_MO_SIZE));
+    int32_t disp = ENGINE_OFFSET(host_fault_mask) + 8 * (int32_t)(memop & IR_MO_SIZE);
 
     x86_modrm_mem(&g->e, OPC_TEST_EvGv | X86_P_W, ra, X86_ENV_REG, X86_NO_REG, 0, disp);
     return (uint32_t)x86_jcc_rel32(&g->e, X86_CC_NE);

@@ -23,6 +23,7 @@
 #include <glib.h>
 
 #include "hw/core/guest-memory.h"
+#include "target/linx/cpu.h"
 #include "tcg/backend.h"
 #include "tcg/code-buffer.h"
 #include "tcg/interp.h"
@@ -243,10 +244,10 @@ static bool bench_init(Bench *b)
     b->it = interp_new(b->ir);
     b->env = g_new0(CPULinxState, 1);
     b->mem = g_malloc0(MEM_BYTES);
-    memset(b->env->tlb, 0xff, sizeof(b->env->tlb));
+    memset(b->env->engine.tlb, 0xff, sizeof(b->env->engine.tlb));
     for (unsigned p = 0; p < MEM_PAGES; p++) {
         uint64_t page = MEM_BASE + p * GUEST_PAGE_SIZE;
-        LinxTLBEntry *e = &b->env->tlb[(page >> GUEST_PAGE_BITS) & (LINX_TLB_SIZE - 1)];
+        LinxTLBEntry *e = &b->env->engine.tlb[(page >> GUEST_PAGE_BITS) & (LINX_TLB_SIZE - 1)];
         e->addr_read = e->addr_write = page;
         e->addend = (uintptr_t)b->mem - MEM_BASE;
     }

@@ -70,7 +70,7 @@ static bool run_init(Run *r, LinxAccel accel, unsigned log_mask)
         return false;
     }
     r->env = g_new0(CPULinxState, 1);
-    r->env->mem = r->gm;
+    r->env->engine.mem = r->gm;
     linx_exec_attach_cpu(r->ec, r->env);
     return true;
 }

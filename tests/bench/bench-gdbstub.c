@@ -140,7 +140,7 @@ static void bench_init(Bench *b, unsigned iters, LinxAccel accel)
     }
     b->env = calloc(1, sizeof(*b->env));
     linx_cpu_reset(b->env, linx_as_entry(b->as), 2);
-    b->env->mem = b->gm;
+    b->env->engine.mem = b->gm;
     b->env->acrc_hook = acrc_hook;
     linx_exec_attach_cpu(b->ec, b->env);
 }

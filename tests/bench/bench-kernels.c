@@ -354,7 +354,7 @@ static void guest_build(Guest *g, const CaseDef *d, unsigned v)
     if (!g->ec || !g->env) {
         die(err, d->name);
     }
-    g->env->mem = g->gm;
+    g->env->engine.mem = g->gm;
     g->env->tiles = linx_tile_state_new();
     linx_cpu_reset(g->env, CODE_BASE, 0);
     linx_exec_attach_cpu(g->ec, g->env);

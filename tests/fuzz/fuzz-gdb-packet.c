@@ -94,7 +94,7 @@ static void session_open(Session *ss)
         ss->env->gpr[i] = UINT64_C(0x1111) * i;
     }
     ss->env->gpr[LINX_REG_SP] = STACK_BASE + STACK_SIZE;
-    ss->env->mem = ss->gm;
+    ss->env->engine.mem = ss->gm;
     ss->env->tiles = linx_tile_state_new();
     linx_exec_attach_cpu(gf.ec, ss->env);
     linx_tb_flush(ss->env);

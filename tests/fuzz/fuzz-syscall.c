@@ -518,7 +518,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* The CPU as linux-user's attach makes it (linux-user/cpu-loop.c),
      * without the exec loop: nothing runs here. */
     linx_cpu_reset(env, 0x10000, LINUX_USER_ACR);
-    env->mem = p->mem;
+    env->engine.mem = p->mem;
     env->gpr[LINX_REG_SP] = BUF_BASE + BUF_SIZE - 0x1000;
     p->env = env;
 

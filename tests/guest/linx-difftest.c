@@ -141,13 +141,13 @@ static bool run_one(Difftest *dt, Runner *rn, uint64_t seed, Result *res)
         return false;
     }
     memset(env, 0, sizeof(*env));
-    env->mem = gm;
+    env->engine.mem = gm;
     linx_cpu_reset(env, DT_CODE_BASE, 0);
     env->gpr[1] = DT_STACK_TOP; /* sp */
     env->tiles = linx_tile_state_new();
     env->block_engine = linx_tile_block_engine;
     env->block_engine_opaque = &rn->engine;
-    env->exec = rn->ec;
+    env->engine.exec = rn->ec;
     linx_exec_attach_cpu(rn->ec, env);
     linx_tb_flush(env);
     res->assembled = true;

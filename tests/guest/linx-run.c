@@ -283,7 +283,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "linx-run: %s\n", err);
         return 1;
     }
-    env->mem = gm;
+    env->engine.mem = gm;
     env->profile = profile ? profile : linx_profile_decide(&vote, NULL, 0);
     linx_cpu_reset(env, entry, 0);
     env->gpr[LINX_REG_SP] = RUN_STACK_TOP;

@@ -74,7 +74,7 @@ static inline void krig_start_opts(KRig *r, const char *src, const LinxExecOptio
     r->env = calloc(1, sizeof(*r->env));
     assert_non_null(r->env);
     linx_cpu_reset(r->env, linx_as_entry(r->as), 2);
-    r->env->mem = r->gm;
+    r->env->engine.mem = r->gm;
     r->env->gpr[LINX_REG_SP] = KRIG_STACK_BASE + KRIG_STACK_SIZE;
     if (tiles) {
         r->env->tiles = linx_tile_state_new();

@@ -62,7 +62,7 @@ static int setup(void **state)
     assert_true(guest_mem_map(f->gm, DATA, 0x10000, GM_PROT_READ | GM_PROT_WRITE, false));
     assert_true(guest_mem_map(f->gm, RO, PG, GM_PROT_READ, false));
     assert_true(guest_mem_map_mmio(f->gm, MMIO, PG, &dev_ops, NULL));
-    f->env->mem = f->gm;
+    f->env->engine.mem = f->gm;
     linx_tlb_flush(f->env);
     *state = f;
     return 0;
@@ -164,7 +164,7 @@ static void test_dirty_tracking(void **state)
     (void)f;
     assert_true(guest_mem_track_dirty(gm));
     assert_true(guest_mem_map(gm, DATA, 0x10000, GM_PROT_READ | GM_PROT_WRITE, false));
-    env->mem = gm;
+    env->engine.mem = gm;
     linx_tlb_flush(env);
     /* a read records nothing; a write range records every page it covers */
     assert_non_null(linx_tlb_range_host(env, DATA + PG - 8, 16, false));

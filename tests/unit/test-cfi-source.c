@@ -120,7 +120,7 @@ static CPULinxState *start(MiniAsm *a, unsigned mode, LinxExecContext **ecp,
     opts.trace_commit_path = NULL;
     *ecp = linx_exec_new(&opts, err, sizeof(err));
     assert_non_null(*ecp);
-    env->mem = gm;
+    env->engine.mem = gm;
     linx_cpu_reset(env, a->base, 0);
     env->gpr[SP] = STACK_BASE + STACK_SIZE;
     *gmp = gm;

@@ -242,7 +242,7 @@ static void run_program(const Prog *p, Mode mode, Outcome *o)
     if (LINX_HAVE_JIT) {
         assert_int_equal(linx_exec_accel(ec), opts.accel);
     }
-    env->mem = gm;
+    env->engine.mem = gm;
     linx_exec_attach_cpu(ec, env);
     env->pc = CODE;
     env->gpr[R_BASE] = DATA;

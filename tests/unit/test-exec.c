@@ -51,7 +51,7 @@ static void machine_init_opts(Machine *m, const LinxExecOptions *opts)
         fail_msg("linx_exec_new: %s", err);
     }
     m->env = g_new0(CPULinxState, 1);
-    m->env->mem = m->gm;
+    m->env->engine.mem = m->gm;
     linx_exec_attach_cpu(m->ec, m->env);
     m->env->pc = CODE;
 }
@@ -311,9 +311,9 @@ static void test_trap_and_exit_request(void **state)
     assert_int_equal(trapnum(m.env), LINX_TRAP_ILLEGAL_INST);
     /* An exit request stops before the next TB. */
     m.env->pc = CODE;
-    m.env->exit_request = 1;
+    m.env->engine.exit_request = 1;
     assert_int_equal(cpu_exec(m.env), EXCP_INTERRUPT);
-    assert_int_equal(m.env->exit_request, 0);
+    assert_int_equal(m.env->engine.exit_request, 0);
     assert_int_equal(m.env->pc, CODE);
     machine_free(&m);
 }
@@ -434,8 +434,8 @@ static void test_two_cpus(void **state)
     uint64_t v = 11;
 
     machine_init(&m);
-    env2->mem = m.gm;
-    env2->cpu_index = 1;
+    env2->engine.mem = m.gm;
+    env2->engine.cpu_index = 1;
     linx_exec_attach_cpu(m.ec, env2);
     LOAD(&m, CODE, I(TOY_MARK, 0, 0, 0), I(TOY_LD, 1, 3, 0), I(TOY_ADD, 1, 4, 0),
          I(TOY_HALT, 0, 0, 0));
@@ -456,7 +456,7 @@ static void test_two_cpus(void **state)
     assert_int_equal(cpu_exec(env2), EXCP_TRAP);
     assert_int_equal(trapnum(env2), LINX_TRAP_DATA_PAGE_FAULT);
     linx_exec_detach_cpu(m.ec, env2);
-    assert_null(env2->exec);
+    assert_null(env2->engine.exec);
     g_free(env2);
     machine_free(&m);
 }
@@ -710,7 +710,7 @@ static void test_unchain_keeps_tbs(void **state)
     linx_exec_unchain(m.env);
     assert_int_equal(fake.unsets, jmps); /* every chained slot undone */
     for (unsigned i = 0; i < LINX_TB_JMP_CACHE_SIZE; i++) {
-        assert_null(m.env->tb_jmp_cache[i]);
+        assert_null(m.env->engine.tb_jmp_cache[i]);
     }
     assert_int_equal(stats(&m).invalidations, st.invalidations);
     assert_int_equal(stats(&m).flushes, st.flushes);

@@ -75,13 +75,13 @@ static bool acrc_hook(CPULinxState *env, unsigned type, void *opaque)
         linx_cpu_exit_with(env, EXCP_EXIT);
     }
     if (env->gpr[LINX_REG_A7] == SYS_STOP_MACHINE) {
-        env->exit_request = 1;
+        env->engine.exit_request = 1;
         *(bool *)opaque = true;
         return true;
     }
     if (env->gpr[LINX_REG_A7] == SYS_FILL) {
         static const uint8_t fill[8] = { 0x77, 0x77, 0x77, 0x77, 0x77, 0x77, 0x77, 0x77 };
-        return guest_mem_write(env->mem, env->gpr[LINX_REG_A0 + 1], fill, sizeof(fill), NULL) ==
+        return guest_mem_write(env->engine.mem, env->gpr[LINX_REG_A0 + 1], fill, sizeof(fill), NULL) ==
                GM_OK;
     }
     return false;
@@ -150,7 +150,7 @@ static void rig_start(Rig *r, const char *src, LinxAccel accel, bool tiles)
     assert_non_null(r->ec);
     r->env = calloc(1, sizeof(*r->env));
     linx_cpu_reset(r->env, linx_as_entry(r->as), 2);
-    r->env->mem = r->gm;
+    r->env->engine.mem = r->gm;
     r->env->gpr[LINX_REG_SP] = STACK_BASE + STACK_SIZE;
     r->env->acrc_hook = acrc_hook;
     r->env->acrc_opaque = &r->machine_stopped;

@@ -165,7 +165,7 @@ static void run_case(const Case *c, LinxAccel accel, bool no_hf, Result *res)
     opts.trace_commit_path = NULL;
     ec = linx_exec_new(&opts, err, sizeof(err));
     assert_non_null(ec);
-    env->mem = gm;
+    env->engine.mem = gm;
     env->profile = linx_profile(LINX_PROFILE_TOOLCHAIN);
     linx_cpu_reset(env, CODE_BASE, 0);
     env->gpr[A0] = c->addr == UINT64_MAX ? win - 0x1000 : c->addr;

@@ -17,6 +17,7 @@
 #include <glib.h>
 
 #include "hw/core/guest-memory.h"
+#include "target/linx/cpu.h"
 #include "tcg/interp.h"
 #include "tcg/softmmu.h"
 
@@ -48,8 +49,8 @@ static int teardown(void **state)
 {
     Fixture *f = *state;
 
-    if (f->env->mem) {
-        guest_mem_free(f->env->mem);
+    if (f->env->engine.mem) {
+        guest_mem_free(f->env->engine.mem);
     }
     interp_free(f->it);
     ir_context_free(f->ir);
@@ -335,7 +336,7 @@ static void test_guest_memory(void **state)
     uint64_t v = 0;
     Dev dev = { .value = 0x8899aabbccddeeffull };
 
-    f->env->mem = gm;
+    f->env->engine.mem = gm;
     assert_true(guest_mem_map(gm, base, 2 * GUEST_PAGE_SIZE, GM_PROT_READ | GM_PROT_WRITE, false));
     assert_true(guest_mem_map_mmio(gm, 0x90000, GUEST_PAGE_SIZE, &dev_ops, &dev));
     for (int i = 0; i < 16; i++) {
@@ -472,10 +473,10 @@ static void test_chaining(void **state)
     assert_int_equal(st.chained, 1);
     /* A loop a -> b -> a stops at exit_request. */
     b->jmp_dest[1] = a;
-    f->env->exit_request = 1;
+    f->env->engine.exit_request = 1;
     assert_int_equal(interp_run_tb(f->it, f->env, a), 0x1000);
     assert_int_equal(f->env->gpr[1], 13);
-    f->env->exit_request = 0;
+    f->env->engine.exit_request = 0;
     /* Chaining off: every TB returns. */
     interp_set_chaining(f->it, false);
     assert_int_equal(interp_run_tb(f->it, f->env, a), 0x1000);

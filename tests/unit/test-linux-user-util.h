@@ -154,7 +154,7 @@ static inline CPULinxState *test_cpu(LinuxProcess *p)
 {
     CPULinxState *env = calloc(1, sizeof(*env));
 
-    env->mem = p->mem;
+    env->engine.mem = p->mem;
     env->gpr[LINX_REG_SP] = TEST_SCRATCH + TEST_SCRATCH_SIZE;
     env->pc = 0x10100;
     env->bpc = 0x10100;

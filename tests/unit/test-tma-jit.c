@@ -180,7 +180,7 @@ static void run_start_src(Run *r, const char *prog, LinxAccel accel, uint8_t *mm
     assert_non_null(r->ec);
     r->env = calloc(1, sizeof(*r->env));
     assert_non_null(r->env);
-    r->env->mem = r->gm;
+    r->env->engine.mem = r->gm;
     r->env->tiles = linx_tile_state_new();
     linx_cpu_reset(r->env, CODE_BASE, 0);
     linx_exec_attach_cpu(r->ec, r->env);

@@ -133,7 +133,7 @@ static void run(Run *r, const char *prog, unsigned mode, const RunOpts *o)
     assert_non_null(r->ec);
     r->env = calloc(1, sizeof(*r->env));
     assert_non_null(r->env);
-    r->env->mem = r->gm;
+    r->env->engine.mem = r->gm;
     r->env->tiles = o->no_tiles ? NULL : linx_tile_state_new();
     r->env->tma_empty_header_noop = o->noop_rule;
     linx_cpu_reset(r->env, CODE_BASE, 0);

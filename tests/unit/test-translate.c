@@ -96,7 +96,7 @@ static void run_start(Run *r, const MiniAsm *a, unsigned mode)
     assert_non_null(r->ec);
     r->env = calloc(1, sizeof(CPULinxState));
     assert_non_null(r->env);
-    r->env->mem = r->gm;
+    r->env->engine.mem = r->gm;
     /* The programs here give SrcRType as raw codes in the v0.4 catalog's
      * numbering (0 none .. 3 .neg); test_profile_toolchain switches to the
      * other profile in its setup. */
@@ -533,7 +533,7 @@ static void test_cfi_direct(void **state)
 
 static void setup_nx_page(CPULinxState *env)
 {
-    assert_true(guest_mem_protect(env->mem, NX_PAGE, GUEST_PAGE_SIZE,
+    assert_true(guest_mem_protect(env->engine.mem, NX_PAGE, GUEST_PAGE_SIZE,
                                   GM_PROT_READ | GM_PROT_WRITE));
 }
 

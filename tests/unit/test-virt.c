@@ -319,7 +319,7 @@ static void test_devices(void **state)
     assert_int_equal(guest_mem_write(m->mem, VIRT_UART_BASE + VIRT_EXIT, &v, 4, NULL), GM_OK);
     assert_int_equal(m->stop, VIRT_STOP_EXIT);
     assert_int_equal(m->exit_code, 0x2a);
-    assert_int_equal(env->exit_request, 1);
+    assert_int_equal(env->engine.exit_request, 1);
     /* The first reason wins. */
     v = VIRT_FINISHER_FAIL;
     assert_int_equal(guest_mem_write(m->mem, VIRT_FINISHER_BASE, &v, 4, NULL), GM_OK);

@@ -34,6 +34,7 @@
 #include <cmocka.h>
 
 #include "hw/core/guest-memory.h"
+#include "target/linx/cpu.h"
 #include "tcg/backend.h"
 #include "tcg/code-buffer.h"
 #include "tcg/ir.h"
@@ -93,10 +94,10 @@ static inline uint64_t rng_interesting(void)
 
 static inline void fixture_map_memory(JitFixture *f)
 {
-    memset(f->env->tlb, 0xff, sizeof(f->env->tlb));
+    memset(f->env->engine.tlb, 0xff, sizeof(f->env->engine.tlb));
     for (unsigned p = 0; p < GUEST_PAGES; p++) {
         uint64_t page = GUEST_BASE + p * GUEST_PAGE_SIZE;
-        LinxTLBEntry *e = &f->env->tlb[(page >> GUEST_PAGE_BITS) & (LINX_TLB_SIZE - 1)];
+        LinxTLBEntry *e = &f->env->engine.tlb[(page >> GUEST_PAGE_BITS) & (LINX_TLB_SIZE - 1)];
         e->addr_read = page;
         e->addr_write = page;
         e->addr_code = page;

@@ -61,7 +61,7 @@ static void double_st_slow(CPULinxState *env, uint64_t addr, uint64_t value, uin
 static uint64_t fault_ld_slow(CPULinxState *env, uint64_t addr, uint64_t memop, uint64_t pc)
 {
     env->traparg0 = addr;
-    siglongjmp(env->jmp_env, 1);
+    siglongjmp(env->engine.jmp_env, 1);
 }
 
 static void fixture_doubles(JitFixture *f)
@@ -191,7 +191,7 @@ static void run_slow_path_calls(unsigned mode)
         assert_int_equal(f.env->resv_size, 0xabcdef);
     }
     /* A flag bit in the tag (MMIO, code page) forces the slow path. */
-    LinxTLBEntry *e = &f.env->tlb[(GUEST_BASE >> GUEST_PAGE_BITS) & (LINX_TLB_SIZE - 1)];
+    LinxTLBEntry *e = &f.env->engine.tlb[(GUEST_BASE >> GUEST_PAGE_BITS) & (LINX_TLB_SIZE - 1)];
     e->addr_read |= TLB_MMIO;
     e->addr_write |= TLB_CODE;
     f.env->gpr[0] = GUEST_BASE + 8;
@@ -278,7 +278,7 @@ static void run_slow_path_longjmp(unsigned mode)
     fixture_gen(&f, NULL);
     f.env->gpr[0] = 0x3;
     f.env->gpr[7] = 41;
-    if (sigsetjmp(f.env->jmp_env, 0) == 0) {
+    if (sigsetjmp(f.env->engine.jmp_env, 0) == 0) {
         fixture_run(&f);
     } else {
         jumped = 1;

@@ -282,6 +282,8 @@ static void test_inline_lookup(void **state)
         ir_gen_goto_ptr(f.ir, t);
         f.bs.lookup_info = &h_lookup;
         f.bs.lookup_slow = double_lookup;
+        f.bs.pc_offset = (int32_t)offsetof(CPULinxState, pc);
+        f.bs.tb_flags_offset = (int32_t)offsetof(CPULinxState, resume);
         fixture_gen(&f, NULL);
 
         for (unsigned c = 0; c < CASES; c++) {
@@ -289,7 +291,7 @@ static void test_inline_lookup(void **state)
             target.pc = c == 2 ? pc + 2 : pc;
             target.flags = c == 3 ? TB_F_TRACE : 0;
             target.cflags = c == 4 ? TB_C_CFI_BAD : 0;
-            f.env->tb_jmp_cache[slot] = c == 1 ? NULL : &target;
+            f.env->engine.tb_jmp_cache[slot] = c == 1 ? NULL : &target;
             f.env->resume = c == 5 ? TB_F_RESUME : 0;
             f.env->pc = pc;
             f.env->gpr[2] = 0;
@@ -297,26 +299,26 @@ static void test_inline_lookup(void **state)
             f.env->insn_count = 0;
             if (c == 6) {
                 /* Wrong slot: another pc's entry. */
-                f.env->tb_jmp_cache[slot] = NULL;
-                f.env->tb_jmp_cache[(slot + 1) % LINX_TB_JMP_CACHE_SIZE] = &target;
+                f.env->engine.tb_jmp_cache[slot] = NULL;
+                f.env->engine.tb_jmp_cache[(slot + 1) % LINX_TB_JMP_CACHE_SIZE] = &target;
             }
             assert_int_equal(fixture_run(&f), hit ? 0x40 : 0);
             assert_int_equal(f.env->gpr[2], hit ? 77 : 0);
             assert_int_equal(f.env->gpr[3], 11);
             assert_int_equal(f.env->insn_count, hit ? 0 : 1);
-            f.env->tb_jmp_cache[(slot + 1) % LINX_TB_JMP_CACHE_SIZE] = NULL;
+            f.env->engine.tb_jmp_cache[(slot + 1) % LINX_TB_JMP_CACHE_SIZE] = NULL;
         }
         /* Without lookup_slow the call stays a call (chaining off). */
         f.bs.lookup_slow = NULL;
         fixture_gen(&f, NULL);
-        f.env->tb_jmp_cache[slot] = &target;
+        f.env->engine.tb_jmp_cache[slot] = &target;
         target.pc = pc;
         target.flags = target.cflags = 0;
         f.env->resume = 0;
         f.env->insn_count = 0;
         assert_int_equal(fixture_run(&f), 0);
         assert_int_equal(f.env->insn_count, 1);
-        f.env->tb_jmp_cache[slot] = NULL;
+        f.env->engine.tb_jmp_cache[slot] = NULL;
         fixture_fini(&f);
     }
 }
@@ -337,7 +339,7 @@ static void test_tlb_reach(void **state)
     assert_non_null(gm);
     assert_non_null(env);
     assert_true(guest_mem_map(gm, src, 2 * len, GM_PROT_READ | GM_PROT_WRITE, false));
-    env->mem = gm;
+    env->engine.mem = gm;
     linx_tlb_flush(env);
     for (uint64_t off = 0; off < len; off += GUEST_PAGE_SIZE) {
         linx_st(env, dst + off, off, IR_MO_64 | IR_MO_ALIGN, 0);

@@ -77,7 +77,7 @@ static void gen_call(IRContext *ir, const IRHelperInfo *h, unsigned n, const IRT
 
 static bool fetch(CPULinxState *env, uint64_t pc, uint32_t *insn, uint64_t *fault)
 {
-    return guest_mem_read(env->mem, pc, insn, 4, GM_PROT_EXEC, fault) == GM_OK;
+    return guest_mem_read(env->engine.mem, pc, insn, 4, GM_PROT_EXEC, fault) == GM_OK;
 }
 
 void toy_translate_block(CPULinxState *env, IRContext *ir, TranslationBlock *tb)
@@ -128,7 +128,7 @@ void toy_translate_block(CPULinxState *env, IRContext *ir, TranslationBlock *tb)
             gen_goto(ir, tb, 0, pc);
             break;
         }
-        if (linx_exec_breakpoint_at(env->exec, pc)) {
+        if (linx_exec_breakpoint_at(env->engine.exec, pc)) {
             /* Breakpoints are decided here, at translation time. */
             IRTemp args[3] = { ir->env, ir_const(ir, (int64_t)pc),
                                ir_const(ir, n > 0 || resume) };
@@ -241,6 +241,13 @@ const LinxTargetOps toy_target_ops = {
     .translate = toy_translate_block,
     .disas_insn = toy_disas_insn,
     .dump_state = toy_dump_state,
+    /* The toy runs on LinxISA's CPU state and traps. */
+    .pc_offset = offsetof(CPULinxState, pc),
+    .tb_flags_offset = offsetof(CPULinxState, resume),
+    .tb_flags_mask = TB_F_RESUME | TB_F_BODY,
+    .insn_count_offset = offsetof(CPULinxState, insn_count),
+    .raise_mem_fault = linx_raise_mem_fault,
+    .raise_bad_target = linx_raise_bad_target,
 };
 
 void toy_exec_options(LinxExecOptions *opts)

@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "hw/core/guest-memory.h"
+#include "target/linx/exec-target.h"
 #include "tcg/exec.h"
 
 enum {

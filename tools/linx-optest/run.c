@@ -463,11 +463,11 @@ static bool virt_ready(OptMachines *mc, uint64_t ram_size, const OptProgram *pro
     /* A fresh CPU, as calloc gives one; the TLB and the jump cache are
      * set by linx_exec_attach_cpu (load_inputs is done before it, through
      * the checked path, which uses neither). */
-    memset(mc->env, 0, offsetof(CPULinxState, tlb));
-    memset((char *)mc->env + offsetof(CPULinxState, tb_jmp_cache) +
-               sizeof(mc->env->tb_jmp_cache),
-           0, sizeof(*mc->env) - offsetof(CPULinxState, tb_jmp_cache) -
-                  sizeof(mc->env->tb_jmp_cache));
+    memset(mc->env, 0, offsetof(CPULinxState, engine.tlb));
+    memset((char *)mc->env + offsetof(CPULinxState, engine.tb_jmp_cache) +
+               sizeof(mc->env->engine.tb_jmp_cache),
+           0, sizeof(*mc->env) - offsetof(CPULinxState, engine.tb_jmp_cache) -
+                  sizeof(mc->env->engine.tb_jmp_cache));
     linx_virt_boot(mc->m, mc->env);
     if (fresh) {
         mc->prog = prog;
