@@ -353,10 +353,6 @@ def main(argv=None):
     ap.add_argument('--check-dot-dirs', metavar='FILE',
                     help='fail unless FILE is what --dot-dirs writes (the committed graph is current)')
     ap.add_argument('--table', action='store_true', help='print the layer table and exit')
-    ap.add_argument('--baseline', metavar='FILE',
-                    help='known problems still being fixed, one per line (`FILE "INCLUDE"` or '
-                         '`cycle MODULE...`): they are reported but do not fail; an entry that '
-                         'no longer matches a problem fails (the list only shrinks)')
     args = ap.parse_args(argv)
 
     if args.table:
@@ -425,49 +421,22 @@ def main(argv=None):
               f'({len(want)} nodes, edges and layers)')
         return 0
 
-    known = set()
-    if args.baseline:
-        with open(args.baseline) as fh:
-            for line in fh:
-                line = line.split('#', 1)[0].strip()
-                if line:
-                    known.add(' '.join(line.split()))
-    used = set()
     bad = 0
     for f, n, text, why in g.direction_errors():
-        key = f'{f} "{text}"'
-        tag = ''
-        if key in known:
-            used.add(key)
-            tag = ' [baseline]'
-        else:
-            bad += 1
-        print(f'{f}:{n}: #include "{text}": {why}{tag}')
+        bad += 1
+        print(f'{f}:{n}: #include "{text}": {why}')
     for comp, path, closing in g.cycles():
-        key = 'cycle ' + ' '.join(comp)
-        tag = ''
-        if key in known:
-            used.add(key)
-            tag = ' [baseline]'
-        else:
-            bad += 1
-        print(f'include cycle between modules: {" -> ".join(path)}{tag}')
+        bad += 1
+        print(f'include cycle between modules: {" -> ".join(path)}')
         if len(comp) > len(path) - 1:
             print(f'  (one of the cycles among {", ".join(comp)})')
         for f, n, text in closing:
             print(f'  {f}:{n}: #include "{text}"')
-    for key in sorted(known - used):
-        print(f'{args.baseline}: stale entry (no such problem any more; remove it): {key}')
-        bad += 1
     nmods = len({module_of(f) for f in g.files})
     if bad:
         print(f'check-layers: {bad} problem(s) in {len(g.files)} files '
               f'({nmods} modules, {len(g.edges)} includes)')
         return 1
-    if used:
-        print(f'check-layers: ok but {len(used)} known problem(s) left in {args.baseline}: '
-              f'{len(g.files)} files, {nmods} modules, {len(g.edges)} includes')
-        return 0
     print(f'check-layers: ok: {len(g.files)} files, {nmods} modules, {len(g.edges)} includes, '
           f'{len(LAYERS)} layers, no upward include, no cycle')
     return 0
