@@ -6,10 +6,12 @@
  * the exec context kept here (LinxExitState, the first member of every
  * LinxExecContext), so none of them includes the loop to raise a fault.
  *
- *   if (fault) linx_raise_exception(env, trapnum, cause, addr, pc);
+ *   ... the target sets its trap registers (linx_raise_exception) ...
+ *   linx_cpu_exit_trap(env, delivered);         // cpu_exec returns EXCP_TRAP
  *   linx_exec_watch_check(env, addr, len, pc);  // may stop before a store
  *
- * Leaving is a siglongjmp to the jmp_buf cpu_exec set (env->jmp_env); a
+ * Leaving is a siglongjmp to the jmp_buf cpu_exec set (the engine's
+ * jmp_env, tcg/cpu-engine.h); a
  * reason set first (linx_cpu_exit_with) is what cpu_exec returns.
  */
 #ifndef LINX_TCG_CPU_EXIT_H
@@ -63,7 +65,7 @@ _Noreturn void cpu_loop_exit(CPUArchState *env);
 _Noreturn void linx_cpu_exit_with(CPUArchState *env, int excp);
 
 /* An architectural exception was raised (the target's raise, e.g.
- * linx_raise_exception in target/linx/exception.c, has set its trap
+ * linx_raise_exception in target/linx/exec-target.c, has set its trap
  * registers and the pc): cpu_exec() returns EXCP_TRAP, or, when the target
  * delivered the trap to the guest's handler (@delivered: the virt
  * machine's EVBASE handlers), the loop goes on at the new pc instead

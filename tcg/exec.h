@@ -24,7 +24,7 @@
  * sees it only where the backend tests it.
  *
  * Leaving translated code: helpers call cpu_loop_exit(env), which unwinds
- * (siglongjmp) to cpu_exec.  If a reason was set first (linx_raise_exception
+ * (siglongjmp) to cpu_exec.  If a reason was set first (linx_cpu_exit_trap
  * sets EXCP_TRAP; linx_cpu_exit_with(env, EXCP_EXIT) etc.), cpu_exec
  * returns it; otherwise it simply continues at env->pc (e.g. after FENCE.I
  * or a syscall that changed the mappings).  Globals are in env at that
