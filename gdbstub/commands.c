@@ -229,7 +229,8 @@ static void write_memory(GdbStub *s, CPULinxState *env, uint64_t addr, const uin
         gdb_reply_str(s, "OK");
         return;
     }
-    if (!env->engine.mem || guest_mem_debug_rw(env->engine.mem, addr, (void *)data, len, true) != GM_OK) {
+    if (!env->engine.mem ||
+        guest_mem_debug_rw(env->engine.mem, addr, (void *)data, len, true) != GM_OK) {
         gdb_reply_str(s, GDB_ERR_FAULT);
         return;
     }
@@ -336,8 +337,8 @@ static const char *bp_remove(GdbStub *s, CPULinxState *env, uint64_t addr)
 
 static void watch_read(CPULinxState *env, GdbWatch *w)
 {
-    w->readable = env->engine.mem && guest_mem_debug_rw(env->engine.mem, w->addr, w->old, w->len, false) ==
-                                  GM_OK;
+    w->readable = env->engine.mem &&
+                  guest_mem_debug_rw(env->engine.mem, w->addr, w->old, w->len, false) == GM_OK;
 }
 
 void gdb_watch_refresh(GdbStub *s, CPULinxState *env)

@@ -165,7 +165,8 @@ bool gdb_insn_boundary(const GdbStub *s, CPULinxState *env, uint64_t addr)
      * from the function's start finds every boundary before @addr. */
     for (pc = f->addr; pc < addr;) {
         uint8_t hw[HALFWORD];
-        if (!env->engine.mem || guest_mem_debug_rw(env->engine.mem, pc, hw, HALFWORD, false) != GM_OK) {
+        if (!env->engine.mem ||
+            guest_mem_debug_rw(env->engine.mem, pc, hw, HALFWORD, false) != GM_OK) {
             return true;
         }
         pc += linx_insn_length((uint16_t)(hw[0] | hw[1] << 8));
@@ -179,7 +180,8 @@ static bool read_u64(CPULinxState *env, uint64_t addr, uint64_t *v)
 {
     uint8_t b[FRAME_SLOT];
 
-    if (!env->engine.mem || guest_mem_debug_rw(env->engine.mem, addr, b, sizeof(b), false) != GM_OK) {
+    if (!env->engine.mem ||
+        guest_mem_debug_rw(env->engine.mem, addr, b, sizeof(b), false) != GM_OK) {
         return false;
     }
     *v = 0;

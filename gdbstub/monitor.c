@@ -492,8 +492,8 @@ static bool cmd_trace(CPULinxState *env, FILE *out, char **w, unsigned n)
         return false;
     }
     on = !strcmp(w[1], "on");
-    if (!env->engine.exec || !linx_exec_set_commit_trace(env->engine.exec, on, n == 3 ? w[2] : NULL, err,
-                                                  sizeof(err))) {
+    if (!env->engine.exec ||
+        !linx_exec_set_commit_trace(env->engine.exec, on, n == 3 ? w[2] : NULL, err, sizeof(err))) {
         fprintf(out, "trace: %s\n", env->engine.exec ? err : "no exec context");
         return false;
     }

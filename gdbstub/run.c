@@ -296,7 +296,8 @@ static unsigned insn_len_at(CPULinxState *env, uint64_t pc)
 {
     uint8_t buf[HALFWORD];
 
-    if (!env->engine.mem || guest_mem_debug_rw(env->engine.mem, pc, buf, sizeof(buf), false) != GM_OK) {
+    if (!env->engine.mem ||
+        guest_mem_debug_rw(env->engine.mem, pc, buf, sizeof(buf), false) != GM_OK) {
         return HALFWORD;
     }
     return linx_insn_length((uint16_t)(buf[0] | buf[1] << 8));

@@ -21,10 +21,10 @@
  * Guest memory ops use the inline TLB fast path described in
  * tcg/softmmu.h (with the direct window's base instead of the per-page
  * addend when guest_direct is set) and call ld_slow/st_slow
- * (linx_ld_slow/linx_st_slow) otherwise.  Host ld/st on env fields that are globals must use the env
- * temp as base with a constant offset (docs/backend.md).  env is the
- * target's CPUArchState: the engine's TLB, jump cache and host-fault masks
- * are at linx_cpu_engine_offset in it (tcg/cpu-engine.h).
+ * (linx_ld_slow/linx_st_slow) otherwise.  Host ld/st on env fields that are globals must use the
+ * env temp as base with a constant offset (docs/backend.md).  env is the target's CPUArchState: the
+ * engine's TLB, jump cache and host-fault masks are at linx_cpu_engine_offset in it
+ * (tcg/cpu-engine.h).
  *
  * Code memory is W^X (tcg/code-buffer.h): code is written through the RW
  * view, chaining patches too.  backend_init() puts the prologue at the

@@ -69,10 +69,10 @@ typedef struct CPUEngineState {
     struct TranslationBlock *tb_jmp_cache[LINX_TB_JMP_CACHE_SIZE];
 
     /* ---- Not touched by translated code (exit_request aside) ---- */
-    struct GuestMemory *mem;          /* the CPU's address space */
-    struct LinxCommitTrace *trace;    /* -trace-commit writer (NULL: off) */
-    struct LinxExecContext *exec;     /* TB cache, code buffer, IR context */
-    sigjmp_buf jmp_env;               /* cpu_loop_exit() target */
+    struct GuestMemory *mem;       /* the CPU's address space */
+    struct LinxCommitTrace *trace; /* -trace-commit writer (NULL: off) */
+    struct LinxExecContext *exec;  /* TB cache, code buffer, IR context */
+    sigjmp_buf jmp_env;            /* cpu_loop_exit() target */
     /* Set by any thread (atomically: util/atomic.h) to make this CPU leave
      * cpu_exec at the next TB boundary (EXCP_INTERRUPT); read by
      * translated code (TB_F_EXIT_CHECK). */

@@ -94,7 +94,8 @@ LinxExecContext *linx_exec_new(const LinxExecOptions *opts, char *err, size_t er
     ec->x.target = ec->target;
     if (!ec->target || !ec->target->translate || !ec->target->raise_mem_fault ||
         !ec->target->raise_bad_target) {
-        snprintf(err, errlen, "no front end: %s%s has no translator or no fault hooks (LinxExecOptions.target)",
+        snprintf(err, errlen,
+                 "no front end: %s%s has no translator or no fault hooks (LinxExecOptions.target)",
                  ec->target ? "target " : "no target given, or this build's target",
                  ec->target && ec->target->name ? ec->target->name : "");
         linx_commit_trace_close(ec->trace);
@@ -239,7 +240,8 @@ void linx_exec_attach_cpu(LinxExecContext *ec, CPUArchState *env)
                 cpu_engine(env)->host_fault_mask[s] = ~(win - 1) | ((UINT64_C(1) << s) - 1);
             }
         } else {
-            memset(cpu_engine(env)->host_fault_mask, 0xff, sizeof(cpu_engine(env)->host_fault_mask));
+            memset(cpu_engine(env)->host_fault_mask, 0xff,
+                   sizeof(cpu_engine(env)->host_fault_mask));
         }
     }
     memset(cpu_engine(env)->tb_jmp_cache, 0, sizeof(cpu_engine(env)->tb_jmp_cache));
@@ -641,8 +643,8 @@ static TranslationBlock *tb_gen_code(LinxExecContext *ec, CPUArchState *env, uin
 /* The TB for (pc, flags): looked up, else translated (reclaiming TB
  * memory first when it is full).  @env is running; it stops running for
  * the reclaim. */
-static TranslationBlock *tb_find_or_translate(LinxExecContext *ec, CPUArchState *env,
-                                              uint64_t pc, uint32_t flags)
+static TranslationBlock *tb_find_or_translate(LinxExecContext *ec, CPUArchState *env, uint64_t pc,
+                                              uint32_t flags)
 {
     TranslationBlock *tb = tb_lookup(ec, env, pc, flags);
     bool flushed = false;
@@ -848,8 +850,8 @@ static int cpu_exec_loop(LinxExecContext *ec, CPUArchState *env)
             log_cpu_state(ec, env);
         }
         if (linx_log_enabled(&ec->log, LINX_LOG_EXEC)) {
-            linx_log_printf(&ec->log, "Trace %u: %p [%016" PRIx64 "/%x]\n", cpu_engine(env)->cpu_index,
-                            (void *)tb, tb->pc, tb->flags);
+            linx_log_printf(&ec->log, "Trace %u: %p [%016" PRIx64 "/%x]\n",
+                            cpu_engine(env)->cpu_index, (void *)tb, tb->pc, tb->flags);
         }
         r = run_tb(ec, env, tb, ec->accel);
         if (ec->x.single_step) {

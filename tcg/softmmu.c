@@ -101,11 +101,13 @@ static LinxTLBEntry *tlb_fill_page(CPUArchState *env, uint64_t addr, bool is_wri
     win = guest_mem_direct_base(cpu_engine(env)->mem, NULL);
     far = win && host != win + page ? TLB_NOT_DIRECT : 0;
     e->addr_read = page | ((prot & GM_PROT_READ) ? far : TLB_INVALID);
-    e->addr_write = page | ((prot & GM_PROT_WRITE)
-                                ? (is_code ? TLB_CODE
-                                   : !(prot & GM_PROT_READ) && guest_mem_host_faults(cpu_engine(env)->mem)
-                                       ? TLB_BYTES : far)
-                                : TLB_INVALID);
+    e->addr_write =
+        page |
+        ((prot & GM_PROT_WRITE)
+             ? (is_code                                                                 ? TLB_CODE
+                : !(prot & GM_PROT_READ) && guest_mem_host_faults(cpu_engine(env)->mem) ? TLB_BYTES
+                                                                                        : far)
+             : TLB_INVALID);
     if ((prot & GM_PROT_WRITE) && cpu_engine(env)->exec &&
         linx_exec_page_watched(cpu_engine(env)->exec, page)) {
         e->addr_write |= TLB_WATCH;
@@ -181,8 +183,9 @@ static LinxTLBEntry *tlb_get(CPUArchState *env, uint64_t addr, TLBAccess acc, ui
 static uint64_t ld_bytes(CPUArchState *env, uint64_t addr, unsigned size, uint64_t pc)
 {
     uint64_t raw = 0, fa = addr;
-    GuestFault f = cpu_engine(env)->mem ? guest_mem_read(cpu_engine(env)->mem, addr, &raw, size, GM_PROT_READ, &fa)
-                            : GM_FAULT_UNMAPPED;
+    GuestFault f = cpu_engine(env)->mem
+                       ? guest_mem_read(cpu_engine(env)->mem, addr, &raw, size, GM_PROT_READ, &fa)
+                       : GM_FAULT_UNMAPPED;
 
     if (f != GM_OK) {
         raise_data_fault(env, f, fa, false, pc);
@@ -190,12 +193,12 @@ static uint64_t ld_bytes(CPUArchState *env, uint64_t addr, unsigned size, uint64
     return raw;
 }
 
-static void st_bytes(CPUArchState *env, uint64_t addr, uint64_t value, unsigned size,
-                     uint64_t pc)
+static void st_bytes(CPUArchState *env, uint64_t addr, uint64_t value, unsigned size, uint64_t pc)
 {
     uint64_t fa = addr;
-    GuestFault f = cpu_engine(env)->mem ? guest_mem_write(cpu_engine(env)->mem, addr, &value, size, &fa)
-                            : GM_FAULT_UNMAPPED;
+    GuestFault f = cpu_engine(env)->mem
+                       ? guest_mem_write(cpu_engine(env)->mem, addr, &value, size, &fa)
+                       : GM_FAULT_UNMAPPED;
 
     if (f != GM_OK) {
         raise_data_fault(env, f, fa, true, pc);

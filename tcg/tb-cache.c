@@ -489,7 +489,8 @@ void tb_flush_now(LinxExecContext *ec)
     arena_free(ec);
     pthread_mutex_lock(&ec->cpu_lock);
     for (unsigned c = 0; c < ec->ncpus; c++) {
-        memset(cpu_engine(ec->cpus[c])->tb_jmp_cache, 0, sizeof(cpu_engine(ec->cpus[c])->tb_jmp_cache));
+        memset(cpu_engine(ec->cpus[c])->tb_jmp_cache, 0,
+               sizeof(cpu_engine(ec->cpus[c])->tb_jmp_cache));
     }
     pthread_mutex_unlock(&ec->cpu_lock);
     if (ec->accel == LINX_ACCEL_JIT) {
@@ -562,7 +563,8 @@ void tb_unchain_all(LinxExecContext *ec)
      * caches without the loop: empty them too. */
     pthread_mutex_lock(&ec->cpu_lock);
     for (unsigned c = 0; c < ec->ncpus; c++) {
-        memset(cpu_engine(ec->cpus[c])->tb_jmp_cache, 0, sizeof(cpu_engine(ec->cpus[c])->tb_jmp_cache));
+        memset(cpu_engine(ec->cpus[c])->tb_jmp_cache, 0,
+               sizeof(cpu_engine(ec->cpus[c])->tb_jmp_cache));
     }
     pthread_mutex_unlock(&ec->cpu_lock);
     exec_unlock(ec);

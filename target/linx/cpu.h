@@ -28,8 +28,9 @@
  * start of a block (trap return, signal return, debugger, a TB cut short
  * by a page boundary or one-insn mode) sets env->resume = 1.  The exec
  * loop looks the TB up with env->resume as its flags (linx_target_ops'
- * tb_flags_offset, exec-target.c), which then include TB_F_RESUME; a resume TB clears env->resume when it starts.  Translated
- * code at block boundaries never touches it.
+ * tb_flags_offset, exec-target.c), which then include TB_F_RESUME; a
+ * resume TB clears env->resume when it starts.  Translated code at block
+ * boundaries never touches it.
  */
 #ifndef LINX_TARGET_CPU_H
 #define LINX_TARGET_CPU_H
@@ -237,7 +238,6 @@ enum {
     LINX_FFLAG_NV = 1 << 4,
     LINX_FCSR_RM_SHIFT = 8,
 };
-
 
 struct TranslationBlock;
 struct GuestMemory;

@@ -49,9 +49,9 @@ _Noreturn void linx_raise_exception(CPULinxState *env, unsigned trapnum, unsigne
     env->trap_pc = pc;
     env->pc = pc;
     if (log && linx_log_enabled(log, LINX_LOG_INT)) {
-        linx_log_printf(log, "trap: cpu %u trapnum %u cause 0x%x traparg0 0x%" PRIx64
-                        " at pc 0x%" PRIx64 "\n", env->engine.cpu_index, trapnum, cause,
-                        traparg0, pc);
+        linx_log_printf(
+            log, "trap: cpu %u trapnum %u cause 0x%x traparg0 0x%" PRIx64 " at pc 0x%" PRIx64 "\n",
+            env->engine.cpu_index, trapnum, cause, traparg0, pc);
     }
     /* A machine that vectors traps (virt: a guest handler at EVBASE) runs
      * on at the handler; a single step ends there. */
@@ -59,7 +59,7 @@ _Noreturn void linx_raise_exception(CPULinxState *env, unsigned trapnum, unsigne
 }
 
 void linx_raise_mem_fault(CPULinxState *env, GuestFault fault, uint64_t addr, bool is_write,
-                         uint64_t pc)
+                          uint64_t pc)
 {
     unsigned cause;
 

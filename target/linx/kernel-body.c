@@ -51,7 +51,8 @@ static KFetch kfetch(CPULinxState *env, uint64_t pc, LinxInsn *insn, uint64_t *f
         return KF_FAULT;
     }
     len = linx_insn_length((uint16_t)(buf[0] | buf[1] << 8));
-    if (len > 2 && guest_mem_read(env->engine.mem, pc + 2, buf + 2, len - 2, GM_PROT_EXEC, fault) != GM_OK) {
+    if (len > 2 &&
+        guest_mem_read(env->engine.mem, pc + 2, buf + 2, len - 2, GM_PROT_EXEC, fault) != GM_OK) {
         return KF_FAULT;
     }
     if (linx_decode(buf, len, insn) != LINX_DECODE_OK) {

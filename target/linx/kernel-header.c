@@ -82,7 +82,8 @@ static bool fetch_at(CPULinxState *env, uint64_t pc, LinxInsn *insn)
         return false;
     }
     len = linx_insn_length((uint16_t)(buf[0] | buf[1] << 8));
-    if (len > 2 && guest_mem_read(env->engine.mem, pc + 2, buf + 2, len - 2, GM_PROT_EXEC, NULL) != GM_OK) {
+    if (len > 2 &&
+        guest_mem_read(env->engine.mem, pc + 2, buf + 2, len - 2, GM_PROT_EXEC, NULL) != GM_OK) {
         return false;
     }
     return linx_decode(buf, len, insn) == LINX_DECODE_OK;

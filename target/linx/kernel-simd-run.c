@@ -268,8 +268,10 @@ static bool gather_window(VecFrame *f, uint64_t lo, uint64_t hi)
         uint64_t wlo = lo & ~(align[i] - 1), whi = (hi + align[i] - 1) & ~(align[i] - 1);
         uint8_t *host = NULL;
         uint64_t fault = 0;
-        if (whi < hi || guest_mem_window(env->engine.mem, wlo, 1, whi - wlo, whi - wlo, GM_PROT_READ,
-                                         &host, &fault) != GM_OK || !host) {
+        if (whi < hi ||
+            guest_mem_window(env->engine.mem, wlo, 1, whi - wlo, whi - wlo, GM_PROT_READ, &host,
+                             &fault) != GM_OK ||
+            !host) {
             continue;
         }
         f->glo = wlo;

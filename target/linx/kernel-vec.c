@@ -500,8 +500,8 @@ static bool check_mem(CPULinxState *env, const KVProg *p, KVRun *r, uint64_t lc0
                 }
             }
         }
-        if (guest_mem_window(env->engine.mem, base, 1, len, len, access, &r->host[vi->mem], &fault) !=
-                GM_OK ||
+        if (guest_mem_window(env->engine.mem, base, 1, len, len, access, &r->host[vi->mem],
+                             &fault) != GM_OK ||
             !r->host[vi->mem]) {
             return false;
         }

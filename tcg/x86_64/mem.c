@@ -175,7 +175,7 @@ static uint32_t gen_tlb_check(X86Gen *g, int ra, int t0, int t1, unsigned memop,
     unsigned s_bits = memop & IR_MO_SIZE;
     int32_t size_mask = (int32_t)((1u << s_bits) - 1);
     int32_t cmp_disp = ENGINE_OFFSET(tlb) + (int32_t)(is_store ? offsetof(LinxTLBEntry, addr_write)
-                                                                : offsetof(LinxTLBEntry, addr_read));
+                                                               : offsetof(LinxTLBEntry, addr_read));
 
     if (g->bs->host_features & X86_FEAT_BMI2) {
         /* The page number bits land at TLB_ENTRY_SHIFT either way; the

@@ -81,8 +81,8 @@ static bool acrc_hook(CPULinxState *env, unsigned type, void *opaque)
     }
     if (env->gpr[LINX_REG_A7] == SYS_FILL) {
         static const uint8_t fill[8] = { 0x77, 0x77, 0x77, 0x77, 0x77, 0x77, 0x77, 0x77 };
-        return guest_mem_write(env->engine.mem, env->gpr[LINX_REG_A0 + 1], fill, sizeof(fill), NULL) ==
-               GM_OK;
+        return guest_mem_write(env->engine.mem, env->gpr[LINX_REG_A0 + 1], fill, sizeof(fill),
+                               NULL) == GM_OK;
     }
     return false;
 }

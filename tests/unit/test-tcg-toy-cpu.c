@@ -56,7 +56,7 @@
 
 enum { T_ADDI = 1, T_ADD, T_LD, T_ST, T_BNZ, T_HALT, T_NOTGT };
 
-#define TI(op, a, b, imm) \
+#define TI(op, a, b, imm)                                                                          \
     ((uint32_t)(op) | (uint32_t)(a) << 8 | (uint32_t)(b) << 16 | (uint32_t)(uint8_t)(imm) << 24)
 
 /* The toy's CPU state: registers first (small JIT displacements), the
@@ -96,8 +96,8 @@ static void toy_halt(CPUArchState *env)
     linx_cpu_exit_with(env, EXCP_EXIT);
 }
 
-static const IRHelperInfo toy_halt_info = { "toy_halt", (void *)toy_halt, 1, 0,
-                                            IR_CALL_NORETURN, NULL };
+static const IRHelperInfo toy_halt_info = { "toy_halt", (void *)toy_halt, 1,
+                                            0,          IR_CALL_NORETURN, NULL };
 
 static void gen_goto(IRContext *ir, TranslationBlock *tb, unsigned slot, uint64_t dest)
 {
@@ -248,12 +248,12 @@ static const LinxAccel accels[] = {
 static void run_loop(LinxAccel accel)
 {
     static const uint32_t prog[] = {
-        TI(T_ADDI, 2, 0, 5),   /* r2 = 5 (counter) */
-        TI(T_LD, 3, 1, 0),     /* loop: r3 = mem[r1] */
-        TI(T_ADD, 4, 3, 0),    /* r4 += r3 */
-        TI(T_ADDI, 2, 0, -1),  /* r2 -= 1 */
-        TI(T_BNZ, 2, 0, -3),   /* back to loop while r2 != 0 */
-        TI(T_ST, 4, 5, 0),     /* mem[r5] = r4 */
+        TI(T_ADDI, 2, 0, 5),  /* r2 = 5 (counter) */
+        TI(T_LD, 3, 1, 0),    /* loop: r3 = mem[r1] */
+        TI(T_ADD, 4, 3, 0),   /* r4 += r3 */
+        TI(T_ADDI, 2, 0, -1), /* r2 -= 1 */
+        TI(T_BNZ, 2, 0, -3),  /* back to loop while r2 != 0 */
+        TI(T_ST, 4, 5, 0),    /* mem[r5] = r4 */
         TI(T_HALT, 0, 0, 0),
     };
     const uint64_t v = UINT64_C(0x123456789);
@@ -278,8 +278,8 @@ static void run_loop(LinxAccel accel)
 static void run_faults(LinxAccel accel)
 {
     static const uint32_t prog[] = {
-        TI(T_ADDI, 7, 0, 1),   /* r7 = 1 */
-        TI(T_LD, 3, 6, 0),     /* r3 = mem[r6]: r6 unmapped */
+        TI(T_ADDI, 7, 0, 1), /* r7 = 1 */
+        TI(T_LD, 3, 6, 0),   /* r3 = mem[r6]: r6 unmapped */
         TI(T_HALT, 0, 0, 0),
     };
     Machine m;
@@ -320,10 +320,9 @@ static void run_faults(LinxAccel accel)
 static void run_bad_target(LinxAccel accel)
 {
     static const uint32_t prog[] = {
-        TI(T_ADDI, 1, 0, 1),   /* r1 = 1 */
-        TI(T_BNZ, 1, 0, 2),    /* goto CODE + 12 */
-        TI(T_HALT, 0, 0, 0),
-        TI(T_NOTGT, 0, 0, 0),  /* CODE + 12: not a branch target */
+        TI(T_ADDI, 1, 0, 1),                       /* r1 = 1 */
+        TI(T_BNZ, 1, 0, 2),                        /* goto CODE + 12 */
+        TI(T_HALT, 0, 0, 0), TI(T_NOTGT, 0, 0, 0), /* CODE + 12: not a branch target */
         TI(T_HALT, 0, 0, 0),
     };
     Machine m;

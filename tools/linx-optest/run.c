@@ -466,8 +466,9 @@ static bool virt_ready(OptMachines *mc, uint64_t ram_size, const OptProgram *pro
     memset(mc->env, 0, offsetof(CPULinxState, engine.tlb));
     memset((char *)mc->env + offsetof(CPULinxState, engine.tb_jmp_cache) +
                sizeof(mc->env->engine.tb_jmp_cache),
-           0, sizeof(*mc->env) - offsetof(CPULinxState, engine.tb_jmp_cache) -
-                  sizeof(mc->env->engine.tb_jmp_cache));
+           0,
+           sizeof(*mc->env) - offsetof(CPULinxState, engine.tb_jmp_cache) -
+               sizeof(mc->env->engine.tb_jmp_cache));
     linx_virt_boot(mc->m, mc->env);
     if (fresh) {
         mc->prog = prog;
