@@ -77,7 +77,7 @@ typedef struct BackendState {
     void *fault_site_opaque;
     /* Indirect jumps (docs/performance.md): a call of lookup_info (the
      * exec layer's lookup helper, tcg/exec.h) becomes an inline probe of
-     * env->tb_jmp_cache - a hit yields the TB's host code without a call -
+     * env->engine.tb_jmp_cache - a hit yields the TB's host code without a call -
      * and calls lookup_slow(env) on a miss.  NULL (the default): a plain
      * call.  The exec layer sets them unless chaining is off. */
     const IRHelperInfo *lookup_info;

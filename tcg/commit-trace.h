@@ -19,8 +19,8 @@
  * buffer and writes it when full, on flush and on close.
  *
  * The front end fills a LinxCommitRecord in its trace helper and calls
- * linx_commit_trace_write(env->trace, &rec); the exec layer opens the
- * writer for -trace-commit FILE / LINX_COMMIT_TRACE and sets env->trace.
+ * linx_commit_trace_write(env->engine.trace, &rec); the exec layer opens the
+ * writer for -trace-commit FILE / LINX_COMMIT_TRACE and sets env->engine.trace.
  *
  * Usage:
  *   char err[256];

@@ -33,14 +33,14 @@ enum {
     EXCP_TRAP = 2,   /* an architectural exception: env->trapno, traparg0, trap_pc */
     EXCP_DEBUG = 3,  /* breakpoint or single-step stop for the debugger */
     EXCP_HALTED = 4, /* nothing to run */
-    EXCP_INTERRUPT = 5, /* env->exit_request was set from outside */
+    EXCP_INTERRUPT = 5, /* env->engine.exit_request was set from outside */
 };
 
 /* Write watchpoints (tcg/exec.h says how they stop). */
 #define LINX_EXEC_MAX_WATCH 16
 
 /* What the exits read and write of an exec context: its first member, so
- * that env->exec (a LinxExecContext *) is also a LinxExitState *. */
+ * that env->engine.exec (a LinxExecContext *) is also a LinxExitState *. */
 typedef struct LinxExitState {
     /* (Whether a CPU is inside cpu_exec and the EXCP_* it returns after
      * cpu_loop_exit are the CPU's own: env->in_exec, env->exception_index;

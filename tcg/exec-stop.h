@@ -7,7 +7,7 @@
  *   LinxStopWatch *w = linx_stop_watch_new(opts.timeout_ms, err, sizeof(err));
  *                                            // before any other thread starts
  *   linx_exec_set_exit_check(ec, true);      // chained JIT code looks at exit_request
- *   linx_stop_watch_arm(w, &env->exit_request);
+ *   linx_stop_watch_arm(w, &env->engine.exit_request);
  *   ... the CPU loop ends when *linx_stop_watch_flag(w) != 0 ...
  *   ... report, free the exec context (flushes the log and the trace) ...
  *   linx_stop_watch_finish(w);               // dies of the signal, if one stopped us

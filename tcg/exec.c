@@ -4,7 +4,7 @@
  * tb-cache.c.
  *
  * The loop (cpu_exec_loop), one iteration per TB entered from the loop:
- *   1. stop on env->exit_request; reclaim memory of a pending flush;
+ *   1. stop on env->engine.exit_request; reclaim memory of a pending flush;
  *   2. flags = the CPU's TB flags (resume) | one-insn | trace;
  *   3. find the TB (jump cache, hash) or translate it (front end, then the
  *      optimiser, then the JIT backend when -accel jit);

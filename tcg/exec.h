@@ -5,8 +5,8 @@
  *   linx_exec_options_init(&opts);            // defaults + LINX_COMMIT_TRACE
  *   ... linx_exec_parse_option() for -accel, -d, -D, -trace-commit, ...
  *   LinxExecContext *ec = linx_exec_new(&opts, err, sizeof(err));
- *   env->mem = gm;
- *   linx_exec_attach_cpu(ec, env);            // env->exec = ec, TLB reset
+ *   env->engine.mem = gm;
+ *   linx_exec_attach_cpu(ec, env);            // env->engine.exec = ec, TLB reset
  *   for (;;) {
  *       int r = cpu_exec(env);
  *       if (r == EXCP_EXIT) break;           // guest asked to stop
@@ -18,7 +18,7 @@
  * cpu_exec() looks up (or translates) the TB for (env->pc, flags), runs
  * it under the selected backend (JIT or interpreter), follows chained
  * jumps, and returns when a helper ends the run (an exception, an exit
- * request) or env->exit_request is set.  env->exit_request is seen by the
+ * request) or env->engine.exit_request is set.  env->engine.exit_request is seen by the
  * loop before every TB it enters, by the interpreter at every goto_tb and
  * goto_ptr, and by the indirect-jump lookup; code the JIT chained together
  * sees it only where the backend tests it.
@@ -132,9 +132,9 @@ void linx_exec_print_options_help(FILE *f);
 LinxExecContext *linx_exec_new(const LinxExecOptions *opts, char *err, size_t errlen);
 void linx_exec_free(LinxExecContext *ec);
 
-/* Bind @env to @ec: sets env->exec and env->trace, empties its TLB and
- * jump cache, and watches env->mem (all CPUs of a context must share one
- * address space).  cpu_exec() attaches on first use when env->exec is
+/* Bind @env to @ec: sets env->engine.exec and env->engine.trace, empties its TLB and
+ * jump cache, and watches env->engine.mem (all CPUs of a context must share one
+ * address space).  cpu_exec() attaches on first use when env->engine.exec is
  * set but the CPU is not attached yet. */
 void linx_exec_attach_cpu(LinxExecContext *ec, CPUArchState *env);
 void linx_exec_detach_cpu(LinxExecContext *ec, CPUArchState *env);
@@ -182,7 +182,7 @@ void linx_exec_unchain(CPUArchState *env);
 
 /* From now on CPUs of @ec may run in parallel, one host thread each: the
  * address space's readers lock (guest_mem_set_threaded), every TB tests
- * env->exit_request at entry (TB_F_EXIT_CHECK; the translations made so
+ * env->engine.exit_request at entry (TB_F_EXIT_CHECK; the translations made so
  * far are dropped once) and translation-time TLB updates stay per CPU.
  * Call before a second CPU runs; @self: the calling CPU (may be NULL). */
 void linx_exec_set_parallel(LinxExecContext *ec, CPUArchState *self);
@@ -259,7 +259,7 @@ void linx_exec_set_single_step(LinxExecContext *ec, bool on);
 
 /* Exit checks while @on (gdbstub): TBs are translated with TB_F_EXIT_CHECK,
  * and the front end makes such a TB leave before its first instruction
- * when env->exit_request is set (env->pc and env->resume then name that
+ * when env->engine.exit_request is set (env->pc and env->resume then name that
  * TB again), so another thread can stop chained code at the next block,
  * at the cost of one load and branch per TB (turning chaining off would
  * cost a return to the exec loop per block).  Switching drops all

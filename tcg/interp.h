@@ -14,7 +14,7 @@
  * run and rebuilt only when the env or the frame changes.
  *
  * Chaining: at goto_tb slot n, if tb->jmp_dest[n] is set the interpreter
- * continues with that TB without returning (unless env->exit_request is
+ * continues with that TB without returning (unless env->engine.exit_request is
  * set); goto_ptr continues with the TB whose pointer the lookup helper
  * returned (0 = return to the exec loop).
  *

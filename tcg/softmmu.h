@@ -8,7 +8,7 @@
  * An empty entry is all ones (LINX_TLB_EMPTY), which no access matches.
  * The JIT's inline fast path for an access of 2^s bytes at @addr is:
  *
- *     e = &env->tlb[(addr >> GUEST_PAGE_BITS) & (LINX_TLB_SIZE - 1)];
+ *     e = &env->engine.tlb[(addr >> GUEST_PAGE_BITS) & (LINX_TLB_SIZE - 1)];
  *     if ((addr & (GUEST_PAGE_MASK | ((1 << s) - 1))) == e->addr_read)
  *         value = *(type *)(addr + e->addend);      // hit, aligned
  *     else

@@ -3,7 +3,7 @@
  * by (pc, flags), the per-CPU jump cache in front of it, direct-jump
  * chaining, per-page TB lists, invalidation and flush.
  *
- * Lookup (tb_lookup, no lock): env->tb_jmp_cache[hash(pc)] is tried first
+ * Lookup (tb_lookup, no lock): env->engine.tb_jmp_cache[hash(pc)] is tried first
  * (one load and three compares); on a miss the hash bucket is walked and
  * the jump cache refilled.  TBs are published with release stores (a TB
  * is complete before any CPU can find it) and read with acquire loads;

@@ -40,7 +40,7 @@ enum {
     TB_F_ONE_INSN = 1 << 1, /* one guest instruction per TB (-one-insn-per-tb, gdb step) */
     TB_F_TRACE = 1 << 2,    /* emit commit-trace calls */
     TB_F_BODY = 1 << 3,     /* a kernel body (MPAR/MSEQ) rather than a block */
-    TB_F_EXIT_CHECK = 1 << 4, /* leave at entry when env->exit_request is set (gdbstub) */
+    TB_F_EXIT_CHECK = 1 << 4, /* leave at entry when env->engine.exit_request is set (gdbstub) */
     /* The flags that come from the exec context rather than the CPU state:
      * the same for every TB translated between two flushes. */
     TB_F_CONTEXT_MASK = TB_F_ONE_INSN | TB_F_TRACE | TB_F_EXIT_CHECK,

@@ -207,7 +207,7 @@ static int lookup_pc_reg(X86Gen *g, int scratch)
  *     mov  rdi, rbp; call lookup_slow           ; the helper itself
  *   done:                                        ; rax = where goto_ptr goes
  *
- * The helper also refuses to chain while env->exit_request is set: like a
+ * The helper also refuses to chain while env->engine.exit_request is set: like a
  * chained goto_tb, the probe leaves that to the TB_F_EXIT_CHECK test at the
  * target's entry.  cflags == 0 excludes TB_C_CFI_BAD (invalid TBs are
  * never in the jump cache).
