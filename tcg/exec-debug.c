@@ -49,6 +49,11 @@ bool linx_exec_breakpoint_at(const LinxExecContext *ec, uint64_t pc)
            g_hash_table_contains(ec->breakpoints, (gpointer)(uintptr_t)pc);
 }
 
+bool linx_exec_loop_in_tb(const LinxExecContext *ec)
+{
+    return !ec->opts.no_loop_in_tb;
+}
+
 void linx_exec_set_single_step(LinxExecContext *ec, bool on)
 {
     if (ec->x.single_step == on) {

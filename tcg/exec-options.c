@@ -42,6 +42,7 @@ void linx_exec_options_defaults(LinxExecOptions *opts)
 {
     const char *trace = getenv("LINX_COMMIT_TRACE");
     const char *hf = getenv("LINX_HOST_FAULTS");
+    const char *lt = getenv("LINX_LOOP_IN_TB");
 
     memset(opts, 0, sizeof(*opts));
     opts->accel = LINX_HAVE_JIT ? LINX_ACCEL_JIT : LINX_ACCEL_INTERP;
@@ -51,6 +52,9 @@ void linx_exec_options_defaults(LinxExecOptions *opts)
     /* LINX_HOST_FAULTS=0: TLB checks in every JIT access (A/B runs, and a
      * way out should a host not deliver SIGSEGV as expected). */
     opts->no_host_faults = hf && !strcmp(hf, "0");
+    /* LINX_LOOP_IN_TB=0: self-loops leave their TB after each TB's
+     * copies (A/B runs). */
+    opts->no_loop_in_tb = lt && !strcmp(lt, "0");
 }
 
 static int exec_opt(void *opaque, int id, const char *val, char *err, size_t errlen)

@@ -96,6 +96,10 @@ typedef struct LinxExecOptions {
     /* No host faults (tcg/host-fault.c): every JIT access checks the TLB
      * inline.  Default from LINX_HOST_FAULTS=0 in the environment. */
     bool no_host_faults;
+    /* No loops inside a TB (target/linx/translate.c gen_loop_back): a
+     * self-looping block leaves through its chained goto_tb after each
+     * TB's copies.  Default from LINX_LOOP_IN_TB=0 in the environment. */
+    bool no_loop_in_tb;
     size_t max_tb_memory; /* TB + IR arena bytes before a flush; 0 = default */
     /* The guest architecture (required; linx_exec_options_init in
      * target/linx/exec-target.h sets LinxISA's). */
@@ -251,6 +255,9 @@ bool linx_exec_breakpoint_insert(LinxExecContext *ec, uint64_t pc);
 bool linx_exec_breakpoint_remove(LinxExecContext *ec, uint64_t pc);
 void linx_exec_breakpoint_remove_all(LinxExecContext *ec);
 bool linx_exec_breakpoint_at(const LinxExecContext *ec, uint64_t pc);
+/* May the front end translate a self-looping block as a loop inside its
+ * TB (LinxExecOptions.no_loop_in_tb)? */
+bool linx_exec_loop_in_tb(const LinxExecContext *ec);
 
 /* Single-step: while on, cpu_exec() translates one instruction per TB
  * (TB_F_ONE_INSN), runs one TB and returns EXCP_DEBUG (or the exception

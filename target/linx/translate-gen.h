@@ -121,6 +121,10 @@ typedef struct DisasContext {
     unsigned loop_copies;
     bool has_loop_exit;
     IRLabel loop_exit;
+    /* The label at the start of the TB's first block (after the exit
+     * check), when the TB may loop back to it inside (gen_loop_back). */
+    bool has_loop_head;
+    IRLabel loop_head;
     /* The TMA header being translated (tma-translate.c): its descriptors
      * as decoded, planned at the block's commit.  Valid while
      * bs.is_header && bs.type == LINX_BLK_TMA; rebuilt by a replay like

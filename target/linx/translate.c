@@ -248,6 +248,47 @@ static void gen_goto_fall(DisasContext *ctx, unsigned slot, uint64_t fall, bool 
     gen_goto_static(ctx, slot, fall);
 }
 
+
+/*
+ * A COND block whose target is the start of its own TB (a self-loop, see
+ * gen_loop_again) loops inside the TB: after the last copy, the taken
+ * path branches back to ctx->loop_head instead of leaving through the
+ * chained goto_tb, so the backend can keep the loop's guest registers in
+ * host registers across the back edge (docs/backend.md "Loops inside a
+ * TB").  The back edge is what a chained jump to this TB would do, minus
+ * the TB's entry: the only op before loop_head is TB_F_EXIT_CHECK's test,
+ * which the back edge repeats.  It leaves through the goto_tb instead
+ * (the old path: chained or not, as before) when another thread asked
+ * for an exit (env->exit_request: kicks, timeouts, exclusive sections, a
+ * stopping machine) or when this TB was invalidated (a store into its
+ * code, a flush), so such a loop stops where the chained one would.
+ * Modes that need the exec loop between blocks (single-step, commit
+ * trace, resume TBs) never get a loop head.
+ */
+static bool loop_back_ok(DisasContext *ctx)
+{
+    const LinxBlockState *bs = &ctx->bs;
+    const TranslationBlock *tb = ctx->tb;
+
+    return ctx->has_loop_head && bs->kind == LINX_BR_COND && bs->has_target &&
+           bs->target == tb->pc && bs->bpc == tb->pc && !bs->tgt_set && bs->carg_set &&
+           !bs->is_header && !bs->is_template;
+}
+
+static void gen_loop_back(DisasContext *ctx)
+{
+    IRContext *ir = ctx->ir;
+    IRTemp req = ir_temp(ir), cf = ir_temp(ir);
+    IRLabel l_leave = ir_label(ir);
+
+    ir_gen_ld(ir, IR_ld32s, req, ir->env, (int32_t)offsetof(CPULinxState, exit_request));
+    ir_gen_brcond(ir, IR_COND_NE, req, gen_const(ctx, 0), l_leave);
+    ir_gen_ld(ir, IR_ld32u, cf, gen_const(ctx, (int64_t)(uintptr_t)&ctx->tb->cflags), 0);
+    ir_gen_brcond(ir, IR_COND_TSTNE, cf, gen_const(ctx, TB_C_INVALID), l_leave);
+    ir_gen_br(ir, ctx->loop_head);
+    ir_gen_set_label(ir, l_leave);
+}
+
 /* Commit the current block (digest 3.2); @fall is the address after it. */
 static void gen_commit(DisasContext *ctx, uint64_t fall)
 {
@@ -328,6 +369,9 @@ static void gen_commit(DisasContext *ctx, uint64_t fall)
             ir_gen_brcond(ir, IR_COND_EQ, carg, gen_const(ctx, 0), l_fall);
         }
         if (bs->kind == LINX_BR_COND) {
+            if (loop_back_ok(ctx)) {
+                gen_loop_back(ctx);
+            }
             gen_goto_block_target(ctx, 1, tgt);
         } else {
             gen_goto_dynamic(ctx, tgt);
@@ -694,6 +738,14 @@ void linx_translate_block(CPULinxState *env, IRContext *ir, TranslationBlock *tb
     }
     if (tb->flags & TB_F_EXIT_CHECK) {
         gen_exit_check(ctx, resume);
+    }
+    if (!(tb->flags & (TB_F_TRACE | TB_F_ONE_INSN | TB_F_RESUME)) && fr == FETCH_OK &&
+        env->exec && linx_exec_loop_in_tb(env->exec)) {
+        /* Where a self-loop's back edge goes (gen_loop_back); the
+         * optimiser drops it when nothing branches there. */
+        ctx->loop_head = ir_label(ir);
+        ctx->has_loop_head = true;
+        ir_gen_set_label(ir, ctx->loop_head);
     }
 
     for (;;) {

@@ -18,6 +18,8 @@
  * when cpuid reports them, else BSR/BSF with a CMOV for the zero input
  * (64, as the IR defines) and a SWAR bit count.
  */
+#include <stdlib.h>
+
 #include "x86-gen.h"
 
 static const uint8_t cond_to_x86[] = {
@@ -171,6 +173,77 @@ static void gen_and_imm(X86Gen *g, int rd, int ra, int64_t v)
     }
 }
 
+/*
+ * add(y, shl(x, 1..3)) as one lea y + x * 2^s (x86's scaled index), when
+ * the shifted value is a local whose only reader is the add right after
+ * the shl (front ends compute indexed addresses "base + index << s" this
+ * way).  At the shl (@v its constant count): is the next op such an add?
+ * Then x is loaded, nothing is emitted, and the add does both
+ * (gen_fused_add).  Between the two ops no code runs, so x's register
+ * still holds x even when x died at the shl.
+ */
+static bool fuse_scaled_add(X86Gen *g, const IRInsn *insn, int64_t v)
+{
+    IRContext *ir = g->ir;
+    IRTemp d = (IRTemp)insn->args[0], x = in_temp(insn, 0);
+    unsigned s = (unsigned)(v & SHIFT_MASK), j = g->cur + 1;
+    int64_t c;
+
+    if (s < 1 || s > 3 || g->temps[d].kind != IR_TEMP_LOCAL || x == d) {
+        return false;
+    }
+    while (j < ir->ninsns && (ir->insns[j].dead || ir->insns[j].op == IR_insn_start)) {
+        j++;
+    }
+    if (j >= ir->ninsns || g->next_after[(size_t)g->cur * IR_MAX_ARGS] != j) {
+        return false; /* d's next reader is not the next op */
+    }
+    const IRInsn *add = &ir->insns[j];
+    if (add->op != IR_add || add->nout != 1 || add->nin != 2) {
+        return false;
+    }
+    unsigned kd = (IRTemp)add->args[1] == d ? 1 : 2, ky = 3 - kd;
+    IRTemp y = (IRTemp)add->args[ky];
+    if ((IRTemp)add->args[kd] != d || y == d || ra_is_const(g, y, &c) ||
+        g->next_after[(size_t)j * IR_MAX_ARGS + kd] != X86_NEVER) {
+        return false; /* d read twice, added to a constant, or read later */
+    }
+    g->fuse_reg = (uint8_t)ra_load(g, x, X86_ANY_REG, 0);
+    g->fuse_op = j;
+    g->fuse_d = d;
+    g->fuse_x = x;
+    g->fuse_shift = (uint8_t)s;
+    return true;
+}
+
+static void gen_fused_add(X86Gen *g, const IRInsn *insn)
+{
+    IRTemp x = g->fuse_x;
+    IRTemp y = (IRTemp)insn->args[1] == g->fuse_d ? in_temp(insn, 1) : in_temp(insn, 0);
+    unsigned ky = (IRTemp)insn->args[1] == g->fuse_d ? 1 : 0;
+    int rx, ry, rd;
+
+    g->fuse_op = X86_NEVER;
+    if (g->temps[x].loc == X86_VAL_DEAD) {
+        /* x died at the shl; its register was not given to anything. */
+        rx = g->fuse_reg;
+        if (g->reg_owner[rx] != X86_OWNER_FREE) {
+            fprintf(stderr, "linxemu: x86-64 backend: scaled index register %d taken\n", rx);
+            abort();
+        }
+        g->reg_owner[rx] = X86_OWNER_SCRATCH;
+        g->locked |= X86_REG_BIT(rx);
+        ry = ra_load(g, y, X86_ANY_REG, 0);
+        rd = rx;
+    } else {
+        rx = ra_load(g, x, X86_ANY_REG, 0);
+        ry = ra_load(g, y, X86_ANY_REG, 0);
+        rd = ra_out_reg(g, insn, (int)ky, ry, 0);
+    }
+    x86_lea(&g->e, rd, ry, rx, g->fuse_shift, 0);
+    ra_set_output_reg(g, (IRTemp)insn->args[0], rd);
+}
+
 static void gen_binop(X86Gen *g, const IRInsn *insn, X86AluOp aop, bool commutative)
 {
     IRTemp d = (IRTemp)insn->args[0];
@@ -315,6 +388,9 @@ static void gen_shift(X86Gen *g, const IRInsn *insn, X86ShiftOp sop, int bmi2_op
     int64_t v;
 
     if (ra_is_const(g, b, &v)) {
+        if (sop == X86_SHIFT_SHL && fuse_scaled_add(g, insn, v)) {
+            return;
+        }
         int ra = ra_load(g, a, X86_ANY_REG, 0);
         int rd = ra_out_reg(g, insn, 0, ra, 0);
         x86_mov_rr(&g->e, rd, ra);
@@ -542,6 +618,10 @@ bool x86_gen_alu(X86Gen *g, const IRInsn *insn)
         gen_movcond(g, insn);
         return true;
     case IR_add:
+        if (g->fuse_op == g->cur) {
+            gen_fused_add(g, insn);
+            return true;
+        }
         gen_binop(g, insn, X86_ALU_ADD, true);
         return true;
     case IR_sub:

@@ -352,8 +352,87 @@ void x86_gen_call(X86Gen *g, const IRInsn *insn)
 /* Branches and exits                                                  */
 /* ------------------------------------------------------------------ */
 
+/* The loop whose back edge (or head) is the current op, or NULL. */
+static const X86Loop *loop_at(const X86Gen *g, uint32_t label, bool head)
+{
+    if (!g->label_loop || label >= g->ir->nlabels || g->label_loop[label] < 0) {
+        return NULL;
+    }
+    const X86Loop *lp = &g->loops[g->label_loop[label]];
+    return (head ? lp->head_op : lp->back_op) == g->cur ? lp : NULL;
+}
+
+/* Back edge of a loop (find_loops): the other globals go to env as at
+ * any branch; the loop's globals go into the registers the head expects
+ * (register moves, loads from env for those a call or an env access
+ * dropped, constants).  A global the loop never writes is clean at the
+ * head, so it must be clean here too. */
+static void gen_loop_back_edge(X86Gen *g, const X86Loop *lp, uint32_t label)
+{
+    uint8_t dst[X86_LOOP_MAX_GLOBALS], src[X86_LOOP_MAX_GLOBALS];
+    unsigned nmov = 0;
+
+    for (unsigned i = 0; i < g->ir->nglobals && i < g->ntemps; i++) {
+        X86Temp *ts = &g->temps[i];
+        bool in_loop = false;
+        for (unsigned k = 0; k < lp->n; k++) {
+            in_loop |= lp->glob[k] == i && lp->written[k];
+        }
+        if (ts->kind == IR_TEMP_GLOBAL && !ts->pinned && !in_loop) {
+            ra_sync_temp(g, i);
+        }
+    }
+    for (unsigned k = 0; k < lp->n; k++) {
+        const X86Temp *ts = &g->temps[lp->glob[k]];
+        if (ts->loc == X86_VAL_REG) {
+            dst[nmov] = lp->reg[k];
+            src[nmov++] = ts->reg;
+        }
+    }
+    x86_parallel_move(&g->e, dst, src, nmov);
+    for (unsigned k = 0; k < lp->n; k++) {
+        const X86Temp *ts = &g->temps[lp->glob[k]];
+        if (ts->loc == X86_VAL_CONST) {
+            x86_movi(&g->e, lp->reg[k], (uint64_t)ts->cval);
+        } else if (ts->loc != X86_VAL_REG) {
+            x86_ld(&g->e, OPC_MOV_GvEv | X86_P_W, lp->reg[k], X86_ENV_REG, ts->env_offset);
+        }
+    }
+    add_label_ref(g, x86_jmp_rel32(&g->e), label);
+    g->unreachable = true;
+}
+
+/* Head of a loop: the loop's globals are loaded into their registers
+ * before the label; from the label on they are there, dirty when the
+ * loop writes them (the back edge brings newer values than env). */
+static void gen_loop_head(X86Gen *g, const X86Loop *lp)
+{
+    for (unsigned k = 0; k < lp->n; k++) {
+        IRTemp t = lp->glob[k];
+        X86Temp *ts = &g->temps[t];
+        int r = lp->reg[k];
+        if (g->reg_owner[r] != X86_OWNER_FREE || ts->kind != IR_TEMP_GLOBAL || ts->pinned) {
+            fprintf(stderr, "linxemu: x86-64 backend: loop register %d not free at the head "
+                    "(TB at guest pc 0x%llx)\n", r, (unsigned long long)g->tb->pc);
+            abort();
+        }
+        x86_ld(&g->e, OPC_MOV_GvEv | X86_P_W, r, X86_ENV_REG, ts->env_offset);
+        ts->loc = X86_VAL_REG;
+        ts->reg = (uint8_t)r;
+        ts->mem_coherent = !lp->written[k];
+        ts->next_use = lp->first_read[k];
+        g->reg_owner[r] = t;
+    }
+}
+
 static void gen_br(X86Gen *g, uint32_t label)
 {
+    const X86Loop *lp = loop_at(g, label, false);
+
+    if (lp) {
+        gen_loop_back_edge(g, lp, label);
+        return;
+    }
     ra_sync_globals_at_boundary(g);
     add_label_ref(g, x86_jmp_rel32(&g->e), label);
     g->unreachable = true;
@@ -456,6 +535,10 @@ static void gen_set_label(X86Gen *g, uint32_t label)
     }
     ra_sync_globals_at_boundary(g);
     ra_at_label(g);
+    const X86Loop *lp = loop_at(g, label, true);
+    if (lp) {
+        gen_loop_head(g, lp);
+    }
     g->label_pos[label] = (int64_t)g->e.pos;
     g->unreachable = false;
 }

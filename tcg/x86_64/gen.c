@@ -73,6 +73,164 @@ static bool op_ends_flow(const X86Gen *g, const IRInsn *insn)
     return false;
 }
 
+/* Allocation order of the loop registers (callee-saved first, as the
+ * allocator's; r14 only when it is not the pinned global's). */
+static const uint8_t loop_reg_order[] = {
+    X86_RBX, X86_R12, X86_R13, X86_R14, X86_R10, X86_R11, X86_R9, X86_R8,
+};
+
+/* Is global @t the pinned one (or an alias of its field)? */
+static bool is_pinned_field(const X86Gen *g, IRTemp t)
+{
+    return g->bs->pinned_env_offset >= 0 &&
+           g->ir->temps[t].env_offset == (int32_t)g->bs->pinned_env_offset;
+}
+
+/*
+ * Loops inside the TB: a set_label whose only reference is one later br.
+ * Everything else about labels is as usual (globals in memory at every
+ * other label), so any other shape simply gets no loop registers.  The
+ * loop's globals: those whose first access after the label is a read
+ * (not written or discarded first, never discarded in the loop), most
+ * read first, at most X86_LOOP_MAX_GLOBALS.
+ */
+static bool find_loops(X86Gen *g)
+{
+    IRContext *ir = g->ir;
+    unsigned nl = ir->nlabels;
+    uint32_t *def, *refs, *ref_op;
+    bool ok = true;
+
+    g->nloops = 0;
+    if (nl == 0) {
+        return true;
+    }
+    def = malloc(nl * sizeof(*def));
+    refs = calloc(nl, sizeof(*refs));
+    ref_op = malloc(nl * sizeof(*ref_op));
+    g->label_loop = malloc(nl * sizeof(*g->label_loop));
+    if (!def || !refs || !ref_op || !g->label_loop) {
+        ok = false;
+        goto out;
+    }
+    for (unsigned l = 0; l < nl; l++) {
+        def[l] = X86_NEVER;
+        g->label_loop[l] = -1;
+    }
+    for (unsigned i = 0; i < ir->ninsns; i++) {
+        const IRInsn *insn = &ir->insns[i];
+        uint64_t l;
+        if (insn->dead) {
+            continue;
+        }
+        if (insn->op == IR_set_label) {
+            l = insn->args[0];
+            if (l < nl) {
+                def[l] = i;
+            }
+        } else if (insn->op == IR_br || insn->op == IR_brcond) {
+            l = insn->op == IR_br ? insn->args[0] : insn->args[3];
+            if (l < nl) {
+                refs[l]++;
+                /* Only an unconditional backward branch makes a loop. */
+                ref_op[l] = insn->op == IR_br && def[l] != X86_NEVER ? i : X86_NEVER;
+            }
+        }
+    }
+    for (unsigned l = 0; l < nl; l++) {
+        if (refs[l] != 1 || ref_op[l] == X86_NEVER || def[l] == X86_NEVER) {
+            continue;
+        }
+        uint32_t h = def[l], b = ref_op[l];
+        enum { UNSEEN, READ_FIRST, OTHER };
+        uint8_t *state = calloc(ir->nglobals ? ir->nglobals : 1, 1);
+        uint32_t *reads = calloc(ir->nglobals ? ir->nglobals : 1, sizeof(*reads));
+        uint32_t *first = calloc(ir->nglobals ? ir->nglobals : 1, sizeof(*first));
+        bool *wr = calloc(ir->nglobals ? ir->nglobals : 1, sizeof(*wr));
+        if (!state || !reads || !first || !wr ||
+            !x86_grow((void **)&g->loops, &g->loops_cap, g->nloops + 1,
+                      sizeof(*g->loops))) {
+            free(state), free(reads), free(first), free(wr);
+            ok = false;
+            goto out;
+        }
+        for (uint32_t i = h + 1; i < b; i++) {
+            const IRInsn *insn = &ir->insns[i];
+            if (insn->dead || insn->op == IR_insn_start) {
+                continue;
+            }
+            if (insn->op == IR_discard) {
+                IRTemp t = (IRTemp)insn->args[0];
+                if (t < ir->nglobals) {
+                    state[t] = OTHER; /* never a loop register */
+                    wr[t] = true;
+                }
+                continue;
+            }
+            for (unsigned k = insn->nout; k < (unsigned)insn->nout + insn->nin; k++) {
+                IRTemp t = (IRTemp)insn->args[k];
+                if (t < ir->nglobals && ir->temps[t].kind == IR_TEMP_GLOBAL) {
+                    if (state[t] == UNSEEN) {
+                        state[t] = READ_FIRST;
+                        first[t] = i;
+                    }
+                    if (state[t] == READ_FIRST) {
+                        reads[t]++;
+                    }
+                }
+            }
+            for (unsigned k = 0; k < insn->nout; k++) {
+                IRTemp t = (IRTemp)insn->args[k];
+                if (t < ir->nglobals) {
+                    if (state[t] == UNSEEN) {
+                        state[t] = OTHER;
+                    }
+                    wr[t] = true;
+                }
+            }
+        }
+        X86Loop *lp = &g->loops[g->nloops];
+        unsigned maxn = X86_LOOP_MAX_GLOBALS, nregs = 0;
+        uint8_t regs[X86_LOOP_MAX_GLOBALS];
+        memset(lp, 0, sizeof(*lp));
+        for (unsigned k = 0; k < sizeof(loop_reg_order) && nregs < maxn; k++) {
+            if (loop_reg_order[k] == X86_PINNED_REG && g->bs->pinned_env_offset >= 0) {
+                continue;
+            }
+            regs[nregs++] = loop_reg_order[k];
+        }
+        lp->head_op = h;
+        lp->back_op = b;
+        while (lp->n < nregs) {
+            IRTemp best = IR_NO_TEMP;
+            for (unsigned t = 0; t < ir->nglobals; t++) {
+                if (state[t] == READ_FIRST && reads[t] > 0 && !is_pinned_field(g, t) &&
+                    (best == IR_NO_TEMP || reads[t] > reads[best])) {
+                    best = t;
+                }
+            }
+            if (best == IR_NO_TEMP) {
+                break;
+            }
+            lp->glob[lp->n] = best;
+            lp->reg[lp->n] = regs[lp->n];
+            lp->written[lp->n] = wr[best];
+            lp->first_read[lp->n] = first[best];
+            lp->n++;
+            reads[best] = 0;
+        }
+        free(state), free(reads), free(first), free(wr);
+        if (lp->n > 0) {
+            g->label_loop[l] = (int32_t)g->nloops++;
+        }
+    }
+out:
+    free(def);
+    free(refs);
+    free(ref_op);
+    return ok;
+}
+
 /* Backward pass; @first_use receives each temp's first reader. */
 static void compute_liveness(X86Gen *g, uint32_t *first_use)
 {
@@ -95,6 +253,16 @@ static void compute_liveness(X86Gen *g, uint32_t *first_use)
                     first_use[t] = X86_NEVER;
                 }
             }
+        }
+        if (insn->op == IR_br && insn->args[0] < ir->nlabels && g->label_loop &&
+            g->label_loop[insn->args[0]] >= 0 &&
+            g->loops[g->label_loop[insn->args[0]]].back_op == i) {
+            /* The back edge reads the loop's globals (into its registers). */
+            const X86Loop *lp = &g->loops[g->label_loop[insn->args[0]]];
+            for (unsigned k = 0; k < lp->n; k++) {
+                first_use[lp->glob[k]] = i;
+            }
+            continue;
         }
         if (insn->op == IR_discard) {
             if (insn->args[0] < g->ntemps) {
@@ -205,6 +373,7 @@ static void gen_reset(X86Gen *g, uint8_t *buf, uintptr_t rx, size_t cap)
     g->nsync = 0;
     g->nmarks = 0;
     g->unreachable = false;
+    g->fuse_op = X86_NEVER;
     g->nslots = X86_FRAME_STATIC_SLOTS + g->frame_ext / 8;
     if (g->slot_busy) {
         memset(g->slot_busy, 0, g->slots_high); /* busy slots are below slots_high */
@@ -316,6 +485,12 @@ bool backend_gen_tb(BackendState *bs, CodeBuffer *cb, IRContext *ir, Translation
             abort();
         }
     }
+    if (!find_loops(&g)) {
+        free(g.label_loop);
+        free(g.loops);
+        scratch_give(&g, sc);
+        return false;
+    }
     compute_liveness(&g, g.first_use);
     g.globals_kept = sc->globals_bs == bs && sc->globals_pin == bs->pinned_env_offset &&
                      sc->globals_n == ir->nglobals && ir->nglobals <= g.ntemps;
@@ -349,6 +524,8 @@ bool backend_gen_tb(BackendState *bs, CodeBuffer *cb, IRContext *ir, Translation
             x86_disas_tb(log_asm, &g, buf, g.e.pos);
         }
     }
+    free(g.label_loop);
+    free(g.loops);
     scratch_give(&g, sc);
     return ok;
 }

@@ -150,6 +150,23 @@ typedef struct X86InsnMark {
     uint64_t pc;
 } X86InsnMark;
 
+/* A loop inside the TB (gen.c find_loops): a label whose only reference
+ * is one later br (the back edge).  Globals the loop reads before writing
+ * ("loop-carried": guest registers) live in fixed registers from the
+ * label to the back edge: loaded once before the label, moved back into
+ * those registers at the back edge instead of being written to env and
+ * loaded again (docs/backend.md "Loops inside a TB"). */
+#define X86_LOOP_MAX_GLOBALS 6
+
+typedef struct X86Loop {
+    uint32_t head_op, back_op; /* the set_label and the br */
+    unsigned n;
+    IRTemp glob[X86_LOOP_MAX_GLOBALS];
+    uint8_t reg[X86_LOOP_MAX_GLOBALS];
+    bool written[X86_LOOP_MAX_GLOBALS];    /* dirty at the head */
+    uint32_t first_read[X86_LOOP_MAX_GLOBALS];
+} X86Loop;
+
 typedef struct X86Gen {
     BackendState *bs;
     IRContext *ir;
@@ -198,6 +215,9 @@ typedef struct X86Gen {
     /* Labels. */
     int64_t *label_pos;   /* -1 until set */
     unsigned label_pos_cap;
+    int32_t *label_loop;  /* index in loops[] of the loop the label heads, or -1 */
+    X86Loop *loops;
+    unsigned nloops, loops_cap;
     X86LabelRef *label_refs;
     unsigned nlabel_refs, label_refs_cap;
 
@@ -220,6 +240,14 @@ typedef struct X86Gen {
     bool pin_on;
     IRTemp pinned_temp;
     bool pinned_reload;
+
+    /* A shl by 1..3 whose only reader is the next op, an add (alu.c
+     * fuse_scaled_add): no code for the shl; the add is one lea with
+     * the shifted value as its scaled index.  fuse_op: that add's index
+     * (X86_NEVER: none pending); fuse_reg: where fuse_x was at the shl. */
+    uint32_t fuse_op;
+    IRTemp fuse_d, fuse_x;
+    uint8_t fuse_reg, fuse_shift;
 
     size_t body_end;    /* where the slow paths start */
     bool unreachable;   /* after br/exit: skip ops until the next label */
