@@ -400,6 +400,12 @@ static void gen_loop_back_edge(X86Gen *g, const X86Loop *lp, uint32_t label)
     }
     add_label_ref(g, x86_jmp_rel32(&g->e), label);
     g->unreachable = true;
+    /* Nothing falls through: the next label must not store anything. */
+    for (unsigned i = 0; i < g->ir->nglobals && i < g->ntemps; i++) {
+        if (g->temps[i].kind == IR_TEMP_GLOBAL && !g->temps[i].pinned) {
+            g->temps[i].mem_coherent = true;
+        }
+    }
 }
 
 /* Head of a loop: the loop's globals are loaded into their registers

@@ -13,7 +13,16 @@
  *     one evicts an entry of the other);
  *   - a pinned global (BackendState.pinned_env_offset, insn_count in the
  *     emulator) lives in r14 across branches and TB exits, and env has its
- *     value wherever C code looks.
+ *     value wherever C code looks;
+ *   - a loop inside the TB (a label whose only reference is a later br)
+ *     keeps its loop-carried globals in registers across the back edge:
+ *     no env store on the loop's main path, the right values on every
+ *     exit, also around a helper call that writes globals and a guest
+ *     load's slow path, with and without the pinned global;
+ *   - add(y, shl(x, 1..3)) is one lea with a scaled index: every shift,
+ *     negative, sign- and zero-extended indices, either operand order, an
+ *     index that dies at the shl or lives on; a shifted value read twice
+ *     keeps its shl.
  */
 #include "test-x86-backend-fixture.h"
 
@@ -452,6 +461,204 @@ static void test_pinned_global(void **state)
     }
 }
 
+/* Loop inside a TB:
+ *   head: g2 += g1 * g1; g3 += mem[g4]; g4 += 8; [call: g5 = g1 + g2 + 1000]
+ *         g1 -= 1; if (g1 == 0) goto out; goto head
+ *   out:  exit 2
+ * The C reference below computes the same from the rules above. */
+static uint64_t h_bump_g5(CPULinxState *env)
+{
+    env->gpr[5] = env->gpr[1] + env->gpr[2] + 1000;
+    return 0;
+}
+
+static const IRHelperInfo h_bump_g5_info = { "bump_g5", (void *)h_bump_g5, 1, 1, 0, NULL };
+
+static void test_loop_in_tb(void **state)
+{
+    static char text[LISTING_MAX];
+    JitFixture f;
+
+    (void)state;
+    for (unsigned variant = 0; variant < 4; variant++) {
+        bool with_call = variant & 1, pin = variant & 2;
+        fixture_init(&f);
+        IRLabel head = ir_label(f.ir), out = ir_label(f.ir);
+        IRTemp sq = ir_temp(f.ir), v = ir_temp(f.ir), a[1] = { f.ir->env };
+        ir_gen_set_label(f.ir, head);
+        ir_gen_op3(f.ir, IR_mul, sq, f.g[1], f.g[1]);
+        ir_gen_add(f.ir, f.g[2], f.g[2], sq);
+        ir_gen_qemu_ld(f.ir, v, f.g[4], IR_MO_64 | IR_MO_ALIGN, 0x1000);
+        ir_gen_add(f.ir, f.g[3], f.g[3], v);
+        ir_gen_addi(f.ir, f.g[4], f.g[4], 8);
+        if (with_call) {
+            IRTemp r = ir_temp(f.ir);
+            ir_gen_call(f.ir, &h_bump_g5_info, r, 1, a);
+        }
+        ir_gen_addi(f.ir, f.g[1], f.g[1], -1);
+        ir_gen_brcond(f.ir, IR_COND_EQ, f.g[1], ir_const(f.ir, 0), out);
+        ir_gen_br(f.ir, head);
+        ir_gen_set_label(f.ir, out);
+        ir_gen_exit_tb(f.ir, 2);
+        f.bs.pinned_env_offset = pin ? (int32_t)offsetof(CPULinxState, gpr[6]) : -1;
+        gen_listed(&f, text, sizeof(text));
+        if (!with_call) {
+            /* Nothing goes to env on the main path: the exit's stub and
+             * the slow path store. */
+            const char *stubs = strstr(text, STUB_MARKER);
+            assert_non_null(stubs);
+            assert_int_equal(count_lines(text, stubs, ENV_STORE), 0);
+        }
+        for (uint64_t n = 1; n <= 9; n++) {
+            uint64_t mem[9], s2 = 5, s3 = 7, g5 = 0;
+            for (unsigned i = 0; i < 9; i++) {
+                mem[i] = rng64();
+                memcpy(f.mem + 64 + 8 * i, &mem[i], 8);
+            }
+            memset(f.env->gpr, 0, sizeof(f.env->gpr));
+            f.env->gpr[1] = n;
+            f.env->gpr[2] = s2;
+            f.env->gpr[3] = s3;
+            f.env->gpr[4] = GUEST_BASE + 64;
+            f.env->gpr[6] = 77; /* the pinned global in variants 2, 3 */
+            for (uint64_t i = n; i >= 1; i--) {
+                s2 += i * i;
+                s3 += mem[n - i];
+                g5 = i + s2 + 1000;
+            }
+            assert_int_equal(fixture_run(&f), 2);
+            assert_int_equal(f.env->gpr[1], 0);
+            assert_int_equal(f.env->gpr[2], s2);
+            assert_int_equal(f.env->gpr[3], s3);
+            assert_int_equal(f.env->gpr[4], GUEST_BASE + 64 + 8 * n);
+            assert_int_equal(f.env->gpr[5], with_call ? g5 : 0);
+            assert_int_equal(f.env->gpr[6], 77);
+        }
+        fixture_fini(&f);
+    }
+}
+
+/* The same loop where every load misses the TLB: the slow path (a double
+ * returning a marker) sees the loop's globals written back. */
+static uint64_t loop_ld_slow(CPULinxState *env, uint64_t addr, uint64_t memop, uint64_t pc)
+{
+    (void)memop;
+    (void)pc;
+    /* The loop's dirty globals are in env when the slow path runs. */
+    return addr ^ env->gpr[1] ^ (env->gpr[2] << 20);
+}
+
+static void test_loop_in_tb_slow_path(void **state)
+{
+    JitFixture f;
+
+    (void)state;
+    fixture_init(&f);
+    f.bs.ld_slow = loop_ld_slow;
+    IRLabel head = ir_label(f.ir), out = ir_label(f.ir);
+    IRTemp v = ir_temp(f.ir);
+    ir_gen_set_label(f.ir, head);
+    ir_gen_addi(f.ir, f.g[2], f.g[2], 3);
+    ir_gen_qemu_ld(f.ir, v, f.g[4], IR_MO_64 | IR_MO_ALIGN, 0x1000);
+    ir_gen_add(f.ir, f.g[3], f.g[3], v);
+    ir_gen_addi(f.ir, f.g[4], f.g[4], 8);
+    ir_gen_addi(f.ir, f.g[1], f.g[1], -1);
+    ir_gen_brcond(f.ir, IR_COND_EQ, f.g[1], ir_const(f.ir, 0), out);
+    ir_gen_br(f.ir, head);
+    ir_gen_set_label(f.ir, out);
+    ir_gen_exit_tb(f.ir, 2);
+    fixture_gen(&f, NULL);
+    for (uint64_t n = 1; n <= 6; n++) {
+        uint64_t g2 = 0, g3 = 0, addr = GUEST_BASE + 100 * GUEST_PAGE_SIZE; /* not in the TLB */
+        memset(f.env->gpr, 0, sizeof(f.env->gpr));
+        f.env->gpr[1] = n;
+        f.env->gpr[4] = addr;
+        for (uint64_t i = n; i >= 1; i--) {
+            g2 += 3;
+            g3 += addr ^ i ^ (g2 << 20);
+            addr += 8;
+        }
+        assert_int_equal(fixture_run(&f), 2);
+        assert_int_equal(f.env->gpr[2], g2);
+        assert_int_equal(f.env->gpr[3], g3);
+        assert_int_equal(f.env->gpr[4], addr);
+    }
+    fixture_fini(&f);
+}
+
+/* add(y, shl(x, s)): g3 = g2 + (idx(g1) << s), idx = the value itself,
+ * its sign- or zero-extended low 32 bits (a local that dies at the shl),
+ * or g1 read again afterwards (g4 = g1 ^ 1). */
+static void test_scaled_index_lea(void **state)
+{
+    static const uint64_t xs[] = {
+        0, 1, 2, (uint64_t)-1, (uint64_t)-5, 0x7fffffff, 0x80000000, 0xffffffff,
+        UINT64_C(0x123456789abcdef), (uint64_t)INT64_MIN, UINT64_MAX >> 1,
+    };
+    static const uint64_t ys[] = { 0, GUEST_BASE, (uint64_t)-8, UINT64_C(0xfedcba9876543210) };
+    static char text[LISTING_MAX];
+    JitFixture f;
+
+    (void)state;
+    for (unsigned s = 1; s <= 3; s++) {
+        for (unsigned kind = 0; kind < 4; kind++) {
+            for (unsigned order = 0; order < 2; order++) {
+                fixture_init(&f);
+                IRTemp x = f.g[1], sh = ir_temp(f.ir), d = ir_temp(f.ir);
+                if (kind == 1 || kind == 2) {
+                    x = ir_temp(f.ir);
+                    ir_gen_op2(f.ir, kind == 1 ? IR_ext32s : IR_ext32u, x, f.g[1]);
+                }
+                ir_gen_shli(f.ir, sh, x, s);
+                if (order) {
+                    ir_gen_add(f.ir, d, sh, f.g[2]);
+                } else {
+                    ir_gen_add(f.ir, d, f.g[2], sh);
+                }
+                ir_gen_mov(f.ir, f.g[3], d);
+                if (kind == 3) {
+                    ir_gen_op3(f.ir, IR_xor, f.g[4], f.g[1], ir_const(f.ir, 1));
+                }
+                ir_gen_exit_tb(f.ir, 0);
+                gen_listed(&f, text, sizeof(text));
+                char scale[8];
+                snprintf(scale, sizeof(scale), "*%u]", 1u << s);
+                assert_int_equal(count_lines(text, text + strlen(text), "shl"), 0);
+                assert_int_equal(count_lines(text, text + strlen(text), scale), 1);
+                for (unsigned i = 0; i < sizeof(xs) / sizeof(xs[0]); i++) {
+                    for (unsigned j = 0; j < sizeof(ys) / sizeof(ys[0]); j++) {
+                        uint64_t idx = kind == 1   ? (uint64_t)(int64_t)(int32_t)xs[i]
+                                       : kind == 2 ? (uint64_t)(uint32_t)xs[i]
+                                                   : xs[i];
+                        memset(f.env->gpr, 0, sizeof(f.env->gpr));
+                        f.env->gpr[1] = xs[i];
+                        f.env->gpr[2] = ys[j];
+                        fixture_run(&f);
+                        assert_int_equal(f.env->gpr[3], ys[j] + (idx << s));
+                        assert_int_equal(f.env->gpr[1], xs[i]);
+                        assert_int_equal(f.env->gpr[4], kind == 3 ? (xs[i] ^ 1) : 0);
+                    }
+                }
+                fixture_fini(&f);
+            }
+        }
+    }
+    /* Read twice: the shl stays (and the values are right). */
+    fixture_init(&f);
+    IRTemp sh = ir_temp(f.ir), d = ir_temp(f.ir);
+    ir_gen_shli(f.ir, sh, f.g[1], 2);
+    ir_gen_add(f.ir, d, f.g[2], sh);
+    ir_gen_add(f.ir, f.g[3], d, sh);
+    ir_gen_exit_tb(f.ir, 0);
+    gen_listed(&f, text, sizeof(text));
+    assert_int_equal(count_lines(text, text + strlen(text), "shl"), 1);
+    f.env->gpr[1] = (uint64_t)-3;
+    f.env->gpr[2] = 1000;
+    fixture_run(&f);
+    assert_int_equal(f.env->gpr[3], 1000 - 24);
+    fixture_fini(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -461,6 +668,9 @@ int main(void)
         cmocka_unit_test(test_inline_lookup),
         cmocka_unit_test(test_tlb_reach),
         cmocka_unit_test(test_pinned_global),
+        cmocka_unit_test(test_loop_in_tb),
+        cmocka_unit_test(test_loop_in_tb_slow_path),
+        cmocka_unit_test(test_scaled_index_lea),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
