@@ -49,7 +49,7 @@
 enum {
     LINX_TB_MAX_INSNS = 512,      /* then the block continues in a resume TB */
     LINX_REPLAY_MAX_INSNS = 8192, /* longest block prefix a resume TB rebuilds */
-    LINX_LOOP_COPIES = 4,         /* copies of a self-looping block per TB */
+    LINX_LOOP_COPIES = 8,         /* copies of a self-looping block per TB */
     LINX_LOOP_MAX_INSNS = 64,     /* ... while the TB stays this short */
 };
 
