@@ -928,6 +928,7 @@ int cpu_exec(CPUArchState *env)
 int linx_exec_step(CPUArchState *env, LinxAccel accel)
 {
     LinxExecContext *ec = cpu_engine(env)->exec;
+    TranslationBlock *volatile step_tb = NULL;
     int ret;
 
     if (ec && accel != LINX_ACCEL_JIT && ec->accel == LINX_ACCEL_JIT && !ec->keep_ir) {
@@ -945,6 +946,12 @@ int linx_exec_step(CPUArchState *env, LinxAccel accel)
     LinxExecContext *prev = host_fault_enter(ec);
     if (sigsetjmp(cpu_engine(env)->jmp_env, 0) == 0) {
         TranslationBlock *tb = next_tb(ec, env, NULL, 0);
+        /* Exactly one TB: a loop inside it stops at its back edge
+         * (cleared again below, also when the TB leaves by longjmp). */
+        if (tb) {
+            atomic_or(&tb->cflags, TB_C_ONE_PASS);
+            step_tb = tb;
+        }
         run_tb(ec, env, tb, accel);
         ret = 0;
     } else {
@@ -953,6 +960,9 @@ int linx_exec_step(CPUArchState *env, LinxAccel accel)
         if (!cpu_engine(env)->running) {
             cpu_exec_start(env);
         }
+    }
+    if (step_tb) {
+        atomic_and(&step_tb->cflags, ~(uint32_t)TB_C_ONE_PASS);
     }
     host_fault_leave(prev);
     interp_set_chaining(cpu_engine(env)->interp, true);

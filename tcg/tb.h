@@ -50,6 +50,9 @@ enum {
 enum {
     TB_C_INVALID = 1 << 0, /* invalidated (SMC, FENCE.I, flush) */
     TB_C_CFI_BAD = 1 << 1, /* first insn is not a block-start marker */
+    /* Set by linx_exec_step while it runs the TB: a loop inside the TB
+     * leaves at its back edge (one step runs one pass of the TB). */
+    TB_C_ONE_PASS = 1 << 2,
 };
 
 /* Exit values of exit_tb / the JIT entry: a TB pointer with the goto_tb

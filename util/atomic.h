@@ -10,6 +10,7 @@
  *   atomic_store_rel(p, v)    release store (publishes what was written before)
  *   atomic_cmpxchg(p, o, n)   strong compare-and-swap (seq_cst); returns the old value
  *   atomic_or(p, v)           fetch-or (seq_cst), result ignored
+ *   atomic_and(p, v)          fetch-and (seq_cst), result ignored
  *   smp_mb()                  full barrier (store->load ordering too)
  *
  * On x86-64 relaxed, acquire and release accesses are plain moves; only
@@ -25,6 +26,7 @@
 #define atomic_load_acq(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define atomic_store_rel(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
 #define atomic_or(p, v) ((void)__atomic_fetch_or((p), (v), __ATOMIC_SEQ_CST))
+#define atomic_and(p, v) ((void)__atomic_fetch_and((p), (v), __ATOMIC_SEQ_CST))
 #define atomic_add_relaxed(p, v) ((void)__atomic_fetch_add((p), (v), __ATOMIC_RELAXED))
 #define smp_mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 

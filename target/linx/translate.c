@@ -279,12 +279,17 @@ static void gen_loop_back(DisasContext *ctx)
 {
     IRContext *ir = ctx->ir;
     IRTemp req = ir_temp(ir), cf = ir_temp(ir);
-    IRLabel l_leave = ir_label(ir);
+    IRLabel l_leave = ir_label(ir), l_again = ir_label(ir);
 
-    ir_gen_ld(ir, IR_ld32s, req, ir->env, (int32_t)offsetof(CPULinxState, exit_request));
+    ir_gen_ld(ir, IR_ld32s, req, ir->env, (int32_t)offsetof(CPULinxState, engine.exit_request));
     ir_gen_brcond(ir, IR_COND_NE, req, gen_const(ctx, 0), l_leave);
     ir_gen_ld(ir, IR_ld32u, cf, gen_const(ctx, (int64_t)(uintptr_t)&ctx->tb->cflags), 0);
-    ir_gen_brcond(ir, IR_COND_TSTNE, cf, gen_const(ctx, TB_C_INVALID), l_leave);
+    ir_gen_brcond(ir, IR_COND_TSTEQ, cf, gen_const(ctx, TB_C_INVALID | TB_C_ONE_PASS), l_again);
+    /* Invalidated, or run by linx_exec_step: back to the exec loop at
+     * this block (what the unchained goto_tb does, without chaining). */
+    ir_gen_movi(ir, cpu_field(ctx, pc), (int64_t)ctx->tb->pc);
+    ir_gen_exit_tb(ir, 0);
+    ir_gen_set_label(ir, l_again);
     ir_gen_br(ir, ctx->loop_head);
     ir_gen_set_label(ir, l_leave);
 }
@@ -740,7 +745,7 @@ void linx_translate_block(CPULinxState *env, IRContext *ir, TranslationBlock *tb
         gen_exit_check(ctx, resume);
     }
     if (!(tb->flags & (TB_F_TRACE | TB_F_ONE_INSN | TB_F_RESUME)) && fr == FETCH_OK &&
-        env->exec && linx_exec_loop_in_tb(env->exec)) {
+        env->engine.exec && linx_exec_loop_in_tb(env->engine.exec)) {
         /* Where a self-loop's back edge goes (gen_loop_back); the
          * optimiser drops it when nothing branches there. */
         ctx->loop_head = ir_label(ir);

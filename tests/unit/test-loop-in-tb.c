@@ -15,6 +15,8 @@
  *     cpu_exec returns EXCP_INTERRUPT with env->pc at the loop block, the
  *     counter and insn_count consistent (3 instructions per iteration),
  *     and continues from there;
+ *   - linx_exec_step (the differential tester's and fuzzers' one TB)
+ *     comes back from an endless loop after one pass of the TB;
  *   - a debugger breakpoint inside the loop stops before its instruction
  *     on the first iteration, and the loop finishes with the right sum
  *     after the breakpoint is removed;
@@ -90,7 +92,7 @@ static void run_init(Run *r, const char *src, const char *sym, int way)
     assert_non_null(r->ec);
     r->env = calloc(1, sizeof(*r->env));
     assert_non_null(r->env);
-    r->env->mem = r->gm;
+    r->env->engine.mem = r->gm;
     r->env->profile = linx_profile(LINX_PROFILE_TOOLCHAIN);
     linx_cpu_reset(r->env, CODE_BASE, 0);
     linx_exec_attach_cpu(r->ec, r->env);
@@ -181,6 +183,27 @@ static void test_kick_stops_loop(void **state)
             /* _start's 3 instructions, then 3 per iteration. */
             assert_int_equal(r.env->insn_count, 3 + 3 * r.env->gpr[A1]);
             a1_prev = r.env->gpr[A1];
+        }
+        run_fini(&r);
+    }
+}
+
+/* linx_exec_step runs one TB: an endless loop inside it comes back after
+ * one pass (at most the TB's copies of the loop block), at the loop. */
+static void test_step_runs_one_pass(void **state)
+{
+    (void)state;
+    for (int way = 0; way < NB_WAYS; way++) {
+        Run r;
+        uint64_t prev = 0;
+        run_init(&r, endless_src, "spin", way);
+        for (int step = 0; step < 6; step++) {
+            linx_exec_step(r.env, way == WAY_INTERP ? LINX_ACCEL_INTERP : LINX_ACCEL_JIT);
+            if (step > 0) {
+                assert_int_equal(r.env->pc, r.sym);
+                assert_true(r.env->gpr[A1] > prev && r.env->gpr[A1] - prev <= 16);
+            }
+            prev = r.env->gpr[A1];
         }
         run_fini(&r);
     }
@@ -298,6 +321,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_counted_loop),
         cmocka_unit_test(test_kick_stops_loop),
+        cmocka_unit_test(test_step_runs_one_pass),
         cmocka_unit_test(test_breakpoint_in_loop),
         cmocka_unit_test(test_store_into_loop_code),
     };
