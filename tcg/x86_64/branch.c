@@ -370,9 +370,9 @@ static const X86Loop *loop_at(const X86Gen *g, uint32_t label, bool head)
 static void gen_loop_back_edge(X86Gen *g, const X86Loop *lp, uint32_t label)
 {
     uint8_t dst[X86_LOOP_MAX_GLOBALS], src[X86_LOOP_MAX_GLOBALS];
-    unsigned nmov = 0;
+    unsigned nmov = 0, i;
 
-    for (unsigned i = 0; i < g->ir->nglobals && i < g->ntemps; i++) {
+    RA_FOR_EACH_TOUCHED_GLOBAL(g, i) {
         X86Temp *ts = &g->temps[i];
         bool in_loop = false;
         for (unsigned k = 0; k < lp->n; k++) {
@@ -401,7 +401,7 @@ static void gen_loop_back_edge(X86Gen *g, const X86Loop *lp, uint32_t label)
     add_label_ref(g, x86_jmp_rel32(&g->e), label);
     g->unreachable = true;
     /* Nothing falls through: the next label must not store anything. */
-    for (unsigned i = 0; i < g->ir->nglobals && i < g->ntemps; i++) {
+    RA_FOR_EACH_TOUCHED_GLOBAL(g, i) {
         if (g->temps[i].kind == IR_TEMP_GLOBAL && !g->temps[i].pinned) {
             g->temps[i].mem_coherent = true;
         }
@@ -423,6 +423,7 @@ static void gen_loop_head(X86Gen *g, const X86Loop *lp)
             abort();
         }
         x86_ld(&g->e, OPC_MOV_GvEv | X86_P_W, r, X86_ENV_REG, ts->env_offset);
+        ra_touch_global(g, t);
         ts->loc = X86_VAL_REG;
         ts->reg = (uint8_t)r;
         ts->mem_coherent = !lp->written[k];
