@@ -259,7 +259,7 @@ static void gen_goto_fall(DisasContext *ctx, unsigned slot, uint64_t fall, bool 
  * the TB's entry: the only op before loop_head is TB_F_EXIT_CHECK's test,
  * which the back edge repeats.  It leaves through the goto_tb instead
  * (the old path: chained or not, as before) when another thread asked
- * for an exit (env->exit_request: kicks, timeouts, exclusive sections, a
+ * for an exit (exit_request: kicks, timeouts, exclusive sections, a
  * stopping machine) or when this TB was invalidated (a store into its
  * code, a flush), so such a loop stops where the chained one would.
  * Modes that need the exec loop between blocks (single-step, commit
