@@ -24,7 +24,7 @@
  *      meta_bytes_off) == tile_bytes, and when @meta_dim_off >= 0: if
  *      *(u8 *)(s + meta_layout_off) == meta_layout, the u16 at @meta_dim_off
  *      is 0 or @meta_dim;
- *   4. copy every run: run k moves len bytes between guest host address
+ *   4. copy every run (or transpose it, @transpose_esize): run k moves len bytes between guest host address
  *      c.host + (base - c.lo) + row * stride + gm_off and tile address
  *      *(s + slot_data_off) + tile_off, in the direction @store says.
  *
@@ -72,6 +72,13 @@ typedef struct TcgTileMove {
      * view[0] = s, the u64 at ts + pushes_off += 1. */
     int32_t head_off, slot_off, slot_size, ring, meta_off, pushes_off;
     uint64_t meta[2];
+    /* 0: runs are byte copies.  2, 4 or 8: runs are c0 x c0 element
+     * blocks (c0 = 32 / transpose_esize) transposed on the way (ZN tiles):
+     * run k covers GM rows row .. row + c0 - 1, 32 bytes from gm_off in
+     * each, and tile bytes tile_off .. tile_off + 32 * c0 - 1 (32-byte tile
+     * rows); GM row row + i, element j <-> tile row j, element i; len is
+     * 32. */
+    uint8_t transpose_esize;
     uint32_t nruns;
     TcgTileRun runs[]; /* nruns of them */
 } TcgTileMove;

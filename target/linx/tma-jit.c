@@ -55,6 +55,23 @@ static bool plan_runs(const TmaPlan *p, TcgTileRun *runs, unsigned *n)
     uint32_t es = p->esize, row_bytes = vc * es;
 
     *n = 0;
+    if (p->tile_layout == LINX_TL_ZN) {
+        /* whole c0 x c0 blocks only (tcg/tile-move.h transpose_esize) */
+        uint32_t c0 = TMA_BLOCK_BYTES / es;
+
+        if (vr % c0 || vc % c0) {
+            return false;
+        }
+        for (uint32_t r = 0; r < vr; r += c0) {
+            for (uint32_t c = 0; c < vc; c += c0) {
+                if (!add_run(runs, n, r, c * es, r * tc * es + c * TMA_BLOCK_BYTES,
+                             TMA_BLOCK_BYTES)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
     if (p->tile_layout == LINX_TL_ND) {
         if (!p->stride_reg && row_bytes == tc * es) {
             return add_run(runs, n, 0, 0, 0, vr * row_bytes);
@@ -80,6 +97,13 @@ static bool plan_runs(const TmaPlan *p, TcgTileRun *runs, unsigned *n)
     return true;
 }
 
+/* ZN transposes the backend emits: 16 x 16 words, 8 x 8 dwords, 4 x 4
+ * qwords (32 x 32 bytes need more vector registers: the kernels). */
+static bool zn_inlined(unsigned esize)
+{
+    return esize == 2 || esize == 4 || esize == 8;
+}
+
 const TcgTileMove *linx_tma_jit_plan(LinxExecContext *ec, const LinxTmaBlock *b)
 {
     const TmaPlan *p = &b->plan;
@@ -95,7 +119,9 @@ const TcgTileMove *linx_tma_jit_plan(LinxExecContext *ec, const LinxTmaBlock *b)
          (p->shape.valid_rows != p->shape.sub_rows ||
           p->shape.valid_cols != p->shape.sub_cols)) || /* pad fill: the kernels */
         p->dst_hand >= LINX_TILE_HANDS || p->atomic || !p->shape_const || !p->fast ||
-        p->gm_dn || (p->tile_layout != LINX_TL_ND && p->tile_layout != LINX_TL_NZ) ||
+        p->gm_dn ||
+        (p->tile_layout != LINX_TL_ND && p->tile_layout != LINX_TL_NZ &&
+         !(p->tile_layout == LINX_TL_ZN && zn_inlined(p->esize))) ||
         p->shape.tile_bytes > LINX_TILE_MAX_BYTES || p->shape.valid_rows == 0 ||
         p->shape.gm_outer != p->shape.valid_rows || p->shape.gm_inner != p->shape.valid_cols ||
         !plan_runs(p, runs, &n) || n == 0) {
@@ -113,9 +139,17 @@ const TcgTileMove *linx_tma_jit_plan(LinxExecContext *ec, const LinxTmaBlock *b)
     m->tile_bytes = p->shape.tile_bytes;
     m->meta_layout = p->tile_layout;
     m->meta_dim = (uint16_t)p->shape.sub_rows;
-    m->meta_dim_off = p->tile_layout == LINX_TL_NZ
-                          ? (int32_t)(offsetof(LinxTileSlot, meta) + offsetof(LinxTileMeta, rows))
-                          : -1;
+    /* tma-exec.c shape_mismatch: NZ tracks Row, ZN Col */
+    m->meta_dim_off =
+        p->tile_layout == LINX_TL_NZ
+            ? (int32_t)(offsetof(LinxTileSlot, meta) + offsetof(LinxTileMeta, rows))
+        : p->tile_layout == LINX_TL_ZN
+            ? (int32_t)(offsetof(LinxTileSlot, meta) + offsetof(LinxTileMeta, cols))
+            : -1;
+    if (p->tile_layout == LINX_TL_ZN) {
+        m->meta_dim = (uint16_t)p->shape.sub_cols;
+        m->transpose_esize = (uint8_t)p->esize;
+    }
     m->meta_layout_off = (int32_t)(offsetof(LinxTileSlot, meta) + offsetof(LinxTileMeta, layout));
     m->meta_bytes_off = (int32_t)(offsetof(LinxTileSlot, meta) + offsetof(LinxTileMeta, bytes));
     m->slot_data_off = (int32_t)offsetof(LinxTileSlot, data);

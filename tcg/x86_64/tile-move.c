@@ -166,6 +166,129 @@ static void pair_load(TmEmit *t, int32_t gdisp, int32_t t0, int32_t t1)
     x86_byte(t->e, 1);
 }
 
+/* ---- ZN blocks: c0 x c0 element transposes (transpose_esize) ---- */
+
+enum { TM_WALK = X86_R9 }; /* GM row walker (stride register) */
+
+typedef struct TmBlock {
+    const TcgTileMove *m;
+    const TcgTileRun *r;
+    int32_t gdisp; /* GM offset of the block's first row from gm_base */
+    int walk_row;  /* the row TM_WALK points at, -1: not set */
+} TmBlock;
+
+/* The memory operand of row @j of the block's GM side, byte @off in it. */
+static VxMem gm_row(TmEmit *t, TmBlock *b, unsigned j, int32_t off)
+{
+    if (!b->m->stride_reg) {
+        return vx_mem(t->gm_base, -1, 0, b->gdisp + (int32_t)(j * b->m->row_bytes) + off);
+    }
+    if (b->walk_row < 0 || (unsigned)b->walk_row > j) {
+        x86_mov_rr(t->e, TM_WALK, TM_ROW);
+        b->walk_row = 0;
+    }
+    for (; (unsigned)b->walk_row < j; b->walk_row++) {
+        x86_alu_rr(t->e, X86_ALU_ADD, TM_WALK, TM_STRIDE);
+    }
+    return vx_mem(TM_WALK, -1, 0, b->gdisp + off);
+}
+
+static VxMem tile_row(TmBlock *b, unsigned j, int32_t off)
+{
+    return vx_mem(TM_TILE, -1, 0, (int32_t)b->r->tile_off + (int32_t)(32 * j) + off);
+}
+
+/* Source row @j of the block: GM for loads, the tile for stores. */
+static VxMem src_row(TmEmit *t, TmBlock *b, unsigned j, int32_t off)
+{
+    return t->store ? tile_row(b, j, off) : gm_row(t, b, j, off);
+}
+
+static VxMem dst_row(TmEmit *t, TmBlock *b, unsigned j)
+{
+    return t->store ? gm_row(t, b, j, 0) : tile_row(b, j, 0);
+}
+
+/* ymm d = unpack(a, b) of opcode @opc (66 0F 60..6D). */
+static void unpck(TmEmit *t, uint8_t opc, int d, int a, int b)
+{
+    vx_rr(t->e, false, VX(VX_0F, VX_66, 0, opc), VX_256, d, a, b, 0, false);
+}
+
+enum {
+    PUNPCKLWD = 0x61, PUNPCKHWD = 0x69, PUNPCKLDQ = 0x62, PUNPCKHDQ = 0x6a,
+    PUNPCKLQDQ = 0x6c, PUNPCKHQDQ = 0x6d,
+};
+
+/* One c0 x c0 block (AVX2, ymm0-15).  Half h of the source rows: input
+ * ymm i (i < n = c0 / 2) holds bytes 16h .. 16h+15 of source rows i
+ * (low lane) and i + n (high lane); an in-lane n x n transpose leaves in
+ * out[k] destination row h * n + k, whole (hw/linx/tma-avx2-inline.h
+ * lane_transpose_e2 is the same network for words). */
+static void transpose_block(TmEmit *t, const TcgTileMove *m, const TcgTileRun *r, int32_t gdisp)
+{
+    TmBlock b = { m, r, gdisp, -1 };
+    unsigned es = m->transpose_esize, n = 16 / es;
+
+    for (unsigned h = 0; h < 2; h++) {
+        int out[8];
+
+        for (unsigned i = 0; i < n; i++) {
+            vx_rm(t->e, false, VX(VX_0F, VX_F3, 0, 0x6f), VX_128, (int)i, 0,
+                  src_row(t, &b, i, 16 * (int32_t)h), 0, false, false);
+        }
+        for (unsigned i = 0; i < n; i++) {
+            /* vinserti128 ymm_i, ymm_i, m128, 1 */
+            vx_rm(t->e, false, VX(VX_0F3A, VX_66, 0, 0x38), VX_256, (int)i, (int)i,
+                  src_row(t, &b, n + i, 16 * (int32_t)h), 0, false, false);
+            x86_byte(t->e, 1);
+        }
+        switch (es) {
+        case 8:
+            unpck(t, PUNPCKLQDQ, 8, 0, 1);
+            unpck(t, PUNPCKHQDQ, 9, 0, 1);
+            out[0] = 8, out[1] = 9;
+            break;
+        case 4:
+            unpck(t, PUNPCKLDQ, 8, 0, 1);
+            unpck(t, PUNPCKHDQ, 9, 0, 1);
+            unpck(t, PUNPCKLDQ, 10, 2, 3);
+            unpck(t, PUNPCKHDQ, 11, 2, 3);
+            unpck(t, PUNPCKLQDQ, 0, 8, 10);
+            unpck(t, PUNPCKHQDQ, 1, 8, 10);
+            unpck(t, PUNPCKLQDQ, 2, 9, 11);
+            unpck(t, PUNPCKHQDQ, 3, 9, 11);
+            for (unsigned k = 0; k < 4; k++) {
+                out[k] = (int)k;
+            }
+            break;
+        default: /* 2: p in ymm8-15, q in ymm0-7, out in ymm8-15 */
+            for (unsigned i = 0; i < 8; i += 2) {
+                unpck(t, PUNPCKLWD, 8 + (int)i, (int)i, (int)i + 1);
+                unpck(t, PUNPCKHWD, 9 + (int)i, (int)i, (int)i + 1);
+            }
+            for (unsigned g = 0; g < 8; g += 4) {
+                unpck(t, PUNPCKLDQ, (int)g, 8 + (int)g, 10 + (int)g);
+                unpck(t, PUNPCKHDQ, 1 + (int)g, 8 + (int)g, 10 + (int)g);
+                unpck(t, PUNPCKLDQ, 2 + (int)g, 9 + (int)g, 11 + (int)g);
+                unpck(t, PUNPCKHDQ, 3 + (int)g, 9 + (int)g, 11 + (int)g);
+            }
+            for (unsigned k = 0; k < 4; k++) {
+                unpck(t, PUNPCKLQDQ, 8 + 2 * (int)k, (int)k, (int)k + 4);
+                unpck(t, PUNPCKHQDQ, 9 + 2 * (int)k, (int)k, (int)k + 4);
+                out[2 * k] = 8 + 2 * (int)k;
+                out[2 * k + 1] = 9 + 2 * (int)k;
+            }
+            break;
+        }
+        for (unsigned k = 0; k < n; k++) {
+            vx_rm(t->e, false, VX(VX_0F, VX_F3, 0, 0x7f), VX_256, out[k], 0,
+                  dst_row(t, &b, h * n + k), 0, false, false);
+        }
+    }
+    t->vreg++;
+}
+
 /* The checks of tcg/tile-move.h steps 1-3. */
 static void gen_checks(TmEmit *t, const TcgTileMove *m)
 {
@@ -269,6 +392,8 @@ bool x86_gen_tile_move(X86Gen *g, const TcgTileMove *m, size_t *done)
     unsigned row = 0;
 
     if (!g->bs->tile_move_isa || m->nruns == 0 || m->rows == 0 ||
+        (m->transpose_esize != 0 && m->transpose_esize != 2 && m->transpose_esize != 4 &&
+         m->transpose_esize != 8) ||
         m->nruns > TCG_TILE_MOVE_MAX_RUNS) {
         return false;
     }
@@ -299,6 +424,10 @@ bool x86_gen_tile_move(X86Gen *g, const TcgTileMove *m, size_t *done)
             gdisp = r->gm_off;
         } else {
             gdisp = (int32_t)(r->row * m->row_bytes + r->gm_off);
+        }
+        if (m->transpose_esize) {
+            transpose_block(&t, m, r, gdisp);
+            continue;
         }
         if (t.avx512 && r->len == 32 && i + 1 < m->nruns && m->runs[i + 1].len == 32 &&
             m->runs[i + 1].row == r->row && m->runs[i + 1].gm_off == r->gm_off + 32) {
