@@ -168,34 +168,33 @@ static void pair_load(TmEmit *t, int32_t gdisp, int32_t t0, int32_t t1)
 
 /* ---- ZN blocks: c0 x c0 element transposes (transpose_esize) ---- */
 
-enum { TM_WALK = X86_R9 }; /* GM row walker (stride register) */
+/* The blocks run as a loop (unrolled, 8 TSTOREs of 16 blocks each would
+ * not fit the instruction caches): the block row pointer TM_ROW, the
+ * block's byte offset in the GM row TM_COL, the tile pointer TM_TILE at
+ * the block, the GM stride in TM_STRIDE, rows walked by TM_WALK. */
+enum { TM_WALK = X86_R9, TM_COL = X86_R10, TM_COUNT = X86_RDX };
 
 typedef struct TmBlock {
-    const TcgTileMove *m;
-    const TcgTileRun *r;
-    int32_t gdisp; /* GM offset of the block's first row from gm_base */
-    int walk_row;  /* the row TM_WALK points at, -1: not set */
+    int walk_row; /* the row TM_WALK points at, -1: not set */
 } TmBlock;
 
 /* The memory operand of row @j of the block's GM side, byte @off in it. */
 static VxMem gm_row(TmEmit *t, TmBlock *b, unsigned j, int32_t off)
 {
-    if (!b->m->stride_reg) {
-        return vx_mem(t->gm_base, -1, 0, b->gdisp + (int32_t)(j * b->m->row_bytes) + off);
-    }
     if (b->walk_row < 0 || (unsigned)b->walk_row > j) {
-        x86_mov_rr(t->e, TM_WALK, TM_ROW);
+        x86_lea(t->e, TM_WALK, TM_ROW, TM_COL, 0, 0);
         b->walk_row = 0;
     }
     for (; (unsigned)b->walk_row < j; b->walk_row++) {
         x86_alu_rr(t->e, X86_ALU_ADD, TM_WALK, TM_STRIDE);
     }
-    return vx_mem(TM_WALK, -1, 0, b->gdisp + off);
+    return vx_mem(TM_WALK, -1, 0, off);
 }
 
 static VxMem tile_row(TmBlock *b, unsigned j, int32_t off)
 {
-    return vx_mem(TM_TILE, -1, 0, (int32_t)b->r->tile_off + (int32_t)(32 * j) + off);
+    (void)b;
+    return vx_mem(TM_TILE, -1, 0, (int32_t)(32 * j) + off);
 }
 
 /* Source row @j of the block: GM for loads, the tile for stores. */
@@ -209,10 +208,15 @@ static VxMem dst_row(TmEmit *t, TmBlock *b, unsigned j)
     return t->store ? gm_row(t, b, j, 0) : tile_row(b, j, 0);
 }
 
-/* ymm d = unpack(a, b) of opcode @opc (66 0F 60..6D). */
+/* d = unpack(a, b) of opcode @opc (66 0F 60..6D): ymm, or zmm (EVEX,
+ * W1 for the qword forms) on AVX-512 hosts. */
 static void unpck(TmEmit *t, uint8_t opc, int d, int a, int b)
 {
-    vx_rr(t->e, false, VX(VX_0F, VX_66, 0, opc), VX_256, d, a, b, 0, false);
+    if (t->avx512) {
+        vx_rr(t->e, true, VX(VX_0F, VX_66, opc >= 0x6c ? 1 : 0, opc), VX_512, d, a, b, 0, false);
+    } else {
+        vx_rr(t->e, false, VX(VX_0F, VX_66, 0, opc), VX_256, d, a, b, 0, false);
+    }
 }
 
 enum {
@@ -225,19 +229,34 @@ enum {
  * (low lane) and i + n (high lane); an in-lane n x n transpose leaves in
  * out[k] destination row h * n + k, whole (hw/linx/tma-avx2-inline.h
  * lane_transpose_e2 is the same network for words). */
-static void transpose_block(TmEmit *t, const TcgTileMove *m, const TcgTileRun *r, int32_t gdisp)
+static void transpose_block(TmEmit *t, const TcgTileMove *m)
 {
-    TmBlock b = { m, r, gdisp, -1 };
+    TmBlock b = { -1 };
     unsigned es = m->transpose_esize, n = 16 / es;
 
-    for (unsigned h = 0; h < 2; h++) {
+    /* AVX-512: both halves at once, input zmm i = [row i h0 | row i + n
+     * h0 | row i h1 | row i + n h1] (vinserti32x4), out[k] = [dest row k
+     * | dest row n + k] (vmovdqu ymm, vextracti64x4). */
+    for (unsigned h = 0; h < (t->avx512 ? 1u : 2u); h++) {
         int out[8];
 
-        for (unsigned i = 0; i < n; i++) {
+        for (unsigned i = 0; i < n && t->avx512; i++) {
+            vx_rm(t->e, false, VX(VX_0F, VX_F3, 0, 0x6f), VX_128, (int)i, 0,
+                  src_row(t, &b, i, 0), 0, false, false);
+        }
+        for (unsigned q = 1; q < 4 && t->avx512; q++) {
+            for (unsigned i = 0; i < n; i++) {
+                /* vinserti32x4 zmm_i, zmm_i, m128, q */
+                vx_rm(t->e, true, VX(VX_0F3A, VX_66, 0, 0x38), VX_512, (int)i, (int)i,
+                      src_row(t, &b, (q & 1) * n + i, 16 * (int32_t)(q >> 1)), 0, false, false);
+                x86_byte(t->e, (uint8_t)q);
+            }
+        }
+        for (unsigned i = 0; i < n && !t->avx512; i++) {
             vx_rm(t->e, false, VX(VX_0F, VX_F3, 0, 0x6f), VX_128, (int)i, 0,
                   src_row(t, &b, i, 16 * (int32_t)h), 0, false, false);
         }
-        for (unsigned i = 0; i < n; i++) {
+        for (unsigned i = 0; i < n && !t->avx512; i++) {
             /* vinserti128 ymm_i, ymm_i, m128, 1 */
             vx_rm(t->e, false, VX(VX_0F3A, VX_66, 0, 0x38), VX_256, (int)i, (int)i,
                   src_row(t, &b, n + i, 16 * (int32_t)h), 0, false, false);
@@ -285,8 +304,79 @@ static void transpose_block(TmEmit *t, const TcgTileMove *m, const TcgTileRun *r
             vx_rm(t->e, false, VX(VX_0F, VX_F3, 0, 0x7f), VX_256, out[k], 0,
                   dst_row(t, &b, h * n + k), 0, false, false);
         }
+        for (unsigned k = 0; k < n && t->avx512; k++) {
+            /* vextracti64x4 [dest row n + k], zmm, 1 */
+            vx_rm(t->e, true, VX(VX_0F3A, VX_66, 1, 0x3b), VX_512, out[k], 0,
+                  dst_row(t, &b, n + k), 0, false, false);
+            x86_byte(t->e, 1);
+        }
     }
     t->vreg++;
+}
+
+/* The runs as a grid of nbr block rows of nbc blocks (tcg/tile-move.h:
+ * row R * c0, gm_off C * 32, tile_off R * @tile_row_step + C * 32 * c0);
+ * false when they are not one. */
+static bool block_grid(const TcgTileMove *m, unsigned *nbr, unsigned *nbc, int32_t *row_step)
+{
+    unsigned c0 = 32 / m->transpose_esize, nc = 0;
+
+    while (nc < m->nruns && m->runs[nc].row == 0) {
+        nc++;
+    }
+    if (nc == 0 || m->nruns % nc) {
+        return false;
+    }
+    *nbc = nc;
+    *nbr = m->nruns / nc;
+    *row_step = *nbr > 1 ? (int32_t)m->runs[nc].tile_off - (int32_t)m->runs[0].tile_off : 0;
+    for (unsigned i = 0; i < m->nruns; i++) {
+        const TcgTileRun *r = &m->runs[i];
+        unsigned R = i / nc, C = i % nc;
+
+        if (r->len != 32 || r->row != R * c0 || r->gm_off != C * 32 ||
+            (int32_t)r->tile_off !=
+                (int32_t)m->runs[0].tile_off + (int32_t)R * *row_step + (int32_t)(C * 32 * c0)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* All blocks: tcg/tile-move.h transpose_esize, after the GM pointer is
+ * in TM_GM and the tile data in TM_TILE. */
+static void transpose_blocks(TmEmit *t, const TcgTileMove *m, unsigned nbr, unsigned nbc,
+                             int32_t row_step)
+{
+    X86Emitter *e = t->e;
+    unsigned c0 = 32 / m->transpose_esize;
+    size_t outer, inner, j;
+
+    if (!m->stride_reg) {
+        x86_movi(e, TM_STRIDE, m->row_bytes);
+    }
+    x86_mov_rr(e, TM_ROW, TM_GM);
+    if (m->runs[0].tile_off) {
+        x86_alu_ri(e, X86_ALU_ADD, TM_TILE, m->runs[0].tile_off);
+    }
+    x86_movi(e, TM_COUNT, nbr);
+    outer = e->pos;
+    x86_alu_rr(e, X86_ALU_XOR, TM_COL, TM_COL);
+    inner = e->pos;
+    transpose_block(t, m);
+    x86_alu_ri(e, X86_ALU_ADD, TM_TILE, (int32_t)(32 * c0));
+    x86_alu_ri(e, X86_ALU_ADD, TM_COL, 32);
+    x86_alu_ri(e, X86_ALU_CMP, TM_COL, (int32_t)(32 * nbc));
+    j = x86_jcc_rel32(e, X86_CC_B);
+    x86_patch_rel32(e, j, inner);
+    if (row_step != (int32_t)(32 * c0 * nbc)) {
+        x86_alu_ri(e, X86_ALU_ADD, TM_TILE, row_step - (int32_t)(32 * c0 * nbc));
+    }
+    x86_imul_rri(e, TM_WALK, TM_STRIDE, (int32_t)c0);
+    x86_alu_rr(e, X86_ALU_ADD, TM_ROW, TM_WALK);
+    x86_alu_ri(e, X86_ALU_SUB, TM_COUNT, 1);
+    j = x86_jcc_rel32(e, X86_CC_NE);
+    x86_patch_rel32(e, j, outer);
 }
 
 /* The checks of tcg/tile-move.h steps 1-3. */
@@ -389,11 +479,13 @@ bool x86_gen_tile_move(X86Gen *g, const TcgTileMove *m, size_t *done)
 {
     TmEmit t = { .e = &g->e, .avx512 = g->bs->tile_move_isa >= 2, .store = m->store };
     X86Emitter *e = &g->e;
-    unsigned row = 0;
+    unsigned row = 0, nbr = 0, nbc = 0;
+    int32_t row_step = 0;
 
     if (!g->bs->tile_move_isa || m->nruns == 0 || m->rows == 0 ||
         (m->transpose_esize != 0 && m->transpose_esize != 2 && m->transpose_esize != 4 &&
          m->transpose_esize != 8) ||
+        (m->transpose_esize && !block_grid(m, &nbr, &nbc, &row_step)) ||
         m->nruns > TCG_TILE_MOVE_MAX_RUNS) {
         return false;
     }
@@ -409,11 +501,13 @@ bool x86_gen_tile_move(X86Gen *g, const TcgTileMove *m, size_t *done)
         push_slot(&t, m);
     }
     t.gm_base = TM_GM;
-    if (m->stride_reg) {
+    if (m->transpose_esize) {
+        transpose_blocks(&t, m, nbr, nbc, row_step);
+    } else if (m->stride_reg) {
         x86_mov_rr(e, TM_ROW, TM_GM);
         t.gm_base = TM_ROW;
     }
-    for (uint32_t i = 0; i < m->nruns; i++) {
+    for (uint32_t i = 0; i < m->nruns && !m->transpose_esize; i++) {
         const TcgTileRun *r = &m->runs[i];
         int32_t gdisp;
 
@@ -424,10 +518,6 @@ bool x86_gen_tile_move(X86Gen *g, const TcgTileMove *m, size_t *done)
             gdisp = r->gm_off;
         } else {
             gdisp = (int32_t)(r->row * m->row_bytes + r->gm_off);
-        }
-        if (m->transpose_esize) {
-            transpose_block(&t, m, r, gdisp);
-            continue;
         }
         if (t.avx512 && r->len == 32 && i + 1 < m->nruns && m->runs[i + 1].len == 32 &&
             m->runs[i + 1].row == r->row && m->runs[i + 1].gm_off == r->gm_off + 32) {
