@@ -24,9 +24,10 @@
  *      meta_bytes_off) == tile_bytes, and when @meta_dim_off >= 0: if
  *      *(u8 *)(s + meta_layout_off) == meta_layout, the u16 at @meta_dim_off
  *      is 0 or @meta_dim;
- *   4. copy every run (or transpose it, @transpose_esize): run k moves len bytes between guest host address
- *      c.host + (base - c.lo) + row * stride + gm_off and tile address
- *      *(s + slot_data_off) + tile_off, in the direction @store says.
+ *   4. copy every run (or transpose it, @transpose_esize): run k moves
+ *      len bytes between guest host address c.host + (base - c.lo) + row *
+ *      stride + gm_off and tile address *(s + slot_data_off) + tile_off, in
+ *      the direction @store says.
  *
  * Runs are sorted by row (rows ascending), so a backend walking rows with
  * a running pointer adds the stride between them.  The cache is the one

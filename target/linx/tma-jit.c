@@ -3,8 +3,9 @@
  * of a translated TMA block whose whole transfer is known at translation
  * time, so that the backend emits the move in the TB instead of a call.
  *
- * What is inlined: TSTORE NORM (ND tile) and NZ2ND (NZ tile) of one source
- * tile to ND guest memory, and TLOAD NORM / ND2NZ from it (with no pad fill:
+ * What is inlined: TSTORE NORM (ND tile), NZ2ND (NZ tile) and ZN2ND (ZN
+ * tile, 2/4/8-byte elements, whole c0 x c0 blocks) of one source tile to
+ * ND guest memory, and TLOAD NORM / ND2NZ / ND2ZN from it (with no pad fill:
  * pad Null or a window covering the tile), constant shape (B.DIM
  * immediates, B.IOTI size),
  * any element size, window and stride (immediate-less stride register or
@@ -19,7 +20,10 @@
  *   ND  row r: vc * esize bytes from tile byte r * tc * esize; a dense
  *       window with no stride register is one run of vr rows;
  *   NZ  row r, fractal column b: 32 bytes from b * tr * 32 + r * 32 (the
- *       last one shorter when vc * esize is not a multiple of 32).
+ *       last one shorter when vc * esize is not a multiple of 32);
+ *   ZN  block (R, C) of c0 x c0 elements (c0 = 32 / esize): GM rows R * c0
+ *       .. + c0 - 1, bytes C * 32 .. + 31, tile bytes from R * tc * 32 +
+ *       C * c0 * 32, transposed (tcg/tile-move.h transpose_esize).
  */
 #include <stddef.h>
 #include <string.h>

@@ -10,16 +10,18 @@
  * 2.1): a tile loaded from rows of COLS elements and stored with window
  * VR x VC at pitch P puts source element (r, c) at DST + (r * P + c) *
  * esize for r < VR, c < VC, and changes no other byte - whatever the tile
- * layout in between.  Every case also runs under the interpreter (the
- * JIT's oracle, the precompiled kernels), with the same expectations, and
+ * layout in between (NORM, NZ2ND or ZN2ND).  Every case also runs under
+ * the interpreter (the JIT's oracle, the precompiled kernels), with the
+ * same expectations, and
  * both must leave the same tile registers (shape, bytes, push order).
- * Cases: FP64/FP32/FP16/INT8, NORM and NZ2ND, tile sizes 4 KB to 512 B,
+ * Cases: FP64/FP32/FP16/INT8, NORM, NZ2ND and ZN2ND (inline for
+ * FP16/32/64 in whole c0 x c0 blocks), tile sizes 4 KB to 512 B,
  * full and partial windows, dense and strided rows, footprints crossing
  * pages; plus a footprint that runs into an unmapped page after the inline
  * path is warm (a precise page fault, nothing written), an MMIO
  * destination (the slow path, byte-exact device writes), a TSTORE over a
- * translated block (self-modifying code: the new block runs) and a ZN2ND
- * store (not inlined, still right).  Under LINX_TILE_INLINE=0 or
+ * translated block (self-modifying code: the new block runs) and an INT8
+ * ZN2ND store (not inlined, still right).  Under LINX_TILE_INLINE=0 or
  * LINX_VEC_ISA=avx2 the same checks hold (the warm-run expectation
  * follows).
  */
@@ -234,8 +236,9 @@ static void check_dst(const Case *c, const uint8_t *got, uint64_t got_base, size
         if (got[k] != want) {
             fail_msg("%s: %s %s %uB cols %u window %ux%u pitch %u dst 0x%llx: byte at 0x%llx "
                      "is 0x%02x, want 0x%02x",
-                     what, c->dtype, c->zn ? "ZN2ND" : c->nz ? "NZ2ND" : "NORM", c->bytes, c->cols, c->vr, c->vc,
-                     c->pitch, (unsigned long long)c->dst, (unsigned long long)a, got[k], want);
+                     what, c->dtype, c->zn ? "ZN2ND" : c->nz ? "NZ2ND" : "NORM", c->bytes,
+                     c->cols, c->vr, c->vc, c->pitch, (unsigned long long)c->dst,
+                     (unsigned long long)a, got[k], want);
         }
     }
 }
@@ -381,7 +384,8 @@ static void test_shapes(void **state)
                             vc = cols > c0 ? cols - c0 : cols;
                         }
                         dst = AREA_BASE + 0x3000 + (pitch ? 8 : 0x1000 - 200);
-                        c = (Case){ dtypes[d].name, es, nz, sizes[s], cols, vr, vc, pitch, dst, zn };
+                        c = (Case){ dtypes[d].name, es, nz, sizes[s], cols,
+                                    vr, vc, pitch, dst, zn };
                         if (!host_inlines()) {
                             warm = 2;
                         } else if (!zn) {
