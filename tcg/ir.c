@@ -121,6 +121,7 @@ void ir_reset(IRContext *ir)
     ir->ninsns = 0;
     ir->ntemps = ir->nglobals;
     ir->nlabels = 0;
+    ir->globals_written = 0;
 }
 
 IRTemp ir_temp(IRContext *ir)
@@ -162,6 +163,14 @@ IRInsn *ir_emit(IRContext *ir, IROpcode op, const uint64_t *args)
     for (unsigned k = 0; k < n; k++) {
         insn->args[k] = args[k];
     }
+    for (unsigned k = 0; k < info->nout; k++) {
+        if (args[k] < 64) {
+            ir->globals_written |= (uint64_t)1 << args[k];
+        }
+    }
+    if (op == IR_set_label) {
+        ir->globals_written = ~(uint64_t)0;
+    }
     return insn;
 }
 
@@ -202,6 +211,10 @@ void ir_gen_call(IRContext *ir, const IRHelperInfo *h, IRTemp ret, unsigned narg
     insn->nin = nargs;
     insn->nconst = 1;
     memcpy(insn->args, a, n * sizeof(uint64_t));
+    /* ir_emit saw no output (the table's counts): record the result. */
+    if (ret < 64) {
+        ir->globals_written |= (uint64_t)1 << ret;
+    }
 }
 
 /* ------------------------------------------------------------------ */

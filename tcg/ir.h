@@ -183,6 +183,17 @@ typedef struct IRContext {
     IRTemp env;        /* the fixed CPU-state pointer temp */
     const IRHelperInfo **helpers; /* helper table indexed by call c0 */
     unsigned nhelpers, helpers_cap;
+    /* Bit t: global t (t < 64) may hold a value written by an op of this
+     * TB that no IR_discard has dropped yet - an op named it as an output
+     * since ir_reset() or since the front end last took the bit
+     * (ir_take_global_written), or a label was set since (control may
+     * arrive from anywhere; a front end that knows a label's only ways in
+     * may put back the bits of those, as translate.c does after its
+     * TB-start checks).  A discard of a global whose bit is clear
+     * changes nothing (the optimiser and backend hold no newer value than
+     * env's), so the front end leaves it out (docs/performance.md,
+     * "Translation cost"). */
+    uint64_t globals_written;
     /* Working memory of the passes that run on this context's op list
      * (optimiser, backend), kept from one TB to the next so a translation
      * allocates and clears nothing it does not use (docs/performance.md,
@@ -209,6 +220,23 @@ IRLabel ir_label(IRContext *ir);
 
 /* Append one op; @args holds nout + nin + nconst values. */
 IRInsn *ir_emit(IRContext *ir, IROpcode op, const uint64_t *args);
+
+/* Whether a discard of global @t may matter (see globals_written); clears
+ * the bit, so call it only when the discard is then emitted. */
+static inline bool ir_take_global_written(IRContext *ir, IRTemp t)
+{
+    uint64_t bit;
+
+    if (t >= 64 || t >= ir->nglobals) {
+        return true;
+    }
+    bit = (uint64_t)1 << t;
+    if (!(ir->globals_written & bit)) {
+        return false;
+    }
+    ir->globals_written &= ~bit;
+    return true;
+}
 
 /* Call @h with @nargs temps; @ret receives the result (IR_NO_TEMP if none).
  * The helper is added to the context's table on first use (ir_helper_index):

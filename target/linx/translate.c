@@ -195,7 +195,10 @@ static void gen_discard_block_locals(DisasContext *ctx, IRTemp *carg, IRTemp *tg
     ctx->carg_val = ctx->tgt_val = IR_NO_TEMP;
     for (unsigned i = 0; i < sizeof(dead) / sizeof(dead[0]); i++) {
         uint64_t arg = dead[i];
-        ir_emit(ir, IR_discard, &arg);
+        /* Not written since its last discard: nothing to drop. */
+        if (ir_take_global_written(ir, dead[i])) {
+            ir_emit(ir, IR_discard, &arg);
+        }
     }
 }
 
@@ -653,6 +656,8 @@ static void gen_resume_prologue(DisasContext *ctx, uint64_t pc, bool replayed)
     gen_helper_resume_mismatch(ctx, IR_NO_TEMP, ir->env);
     ir_gen_exit_tb(ir, 0);
     ir_gen_set_label(ir, l_ok);
+    /* l_ok's one way in is the brcond at the TB's start: nothing written. */
+    ir->globals_written = 0;
     ir_gen_movi(ir, cpu_field(ctx, resume), 0);
 }
 
@@ -665,13 +670,17 @@ static void gen_exit_check(DisasContext *ctx, bool resume)
     IRContext *ir = ctx->ir;
     IRTemp req = ir_temp(ir);
     IRLabel l_run = ir_label(ir);
+    uint64_t written;
 
     ir_gen_ld(ir, IR_ld32s, req, ir->env, (int32_t)offsetof(CPULinxState, engine.exit_request));
     ir_gen_brcond(ir, IR_COND_EQ, req, gen_const(ctx, 0), l_run);
+    written = ir->globals_written;
     ir_gen_movi(ir, cpu_field(ctx, pc), (int64_t)ctx->tb->pc);
     ir_gen_movi(ir, cpu_field(ctx, resume), resume);
     ir_gen_exit_tb(ir, 0);
     ir_gen_set_label(ir, l_run);
+    /* The brcond above is l_run's one way in (the exit path ends). */
+    ir->globals_written = written;
 }
 
 /* The TB for a branch to a non-marker: raise E_BLOCK(EC_CFI) (TB_C_CFI_BAD). */

@@ -115,6 +115,52 @@ static void test_context(void **state)
     ir_context_free(ir);
 }
 
+/* globals_written: which globals an op wrote since the front end last
+ * took the bit (only those need an IR_discard at a block commit). */
+static void test_globals_written(void **state)
+{
+    IRContext *ir = ir_context_new();
+    IRTemp g1 = ir_global(ir, 8, "r1"), g2 = ir_global(ir, 16, "r2"), t;
+    IRTemp r, a[2];
+
+    ir_reset(ir);
+    assert_int_equal(ir->globals_written, 0);
+    /* Read only: no bit. */
+    t = ir_temp(ir);
+    ir_gen_add(ir, t, g1, g2);
+    assert_false(ir_take_global_written(ir, g1));
+    assert_false(ir_take_global_written(ir, g2));
+    /* Written: the bit is taken once. */
+    ir_gen_mov(ir, g1, t);
+    assert_true(ir_take_global_written(ir, g1));
+    assert_false(ir_take_global_written(ir, g1));
+    assert_false(ir_take_global_written(ir, g2));
+    /* A helper's result is an output too. */
+    a[0] = ir_const(ir, 1);
+    a[1] = ir_const(ir, 2);
+    ir_gen_call(ir, &info_add, g2, 2, a);
+    assert_true(ir_take_global_written(ir, g2));
+    /* A call without outputs writes none (helpers that write env fields
+     * leave no newer value for a discard to drop). */
+    ir_gen_call(ir, &info_void, IR_NO_TEMP, 1, &g1);
+    assert_false(ir_take_global_written(ir, g1));
+    /* A label: control may come from anywhere, every bit is set. */
+    ir_gen_set_label(ir, ir_label(ir));
+    assert_true(ir_take_global_written(ir, g1));
+    assert_true(ir_take_global_written(ir, g2));
+    assert_true(ir_take_global_written(ir, ir->env));
+    assert_false(ir_take_global_written(ir, g1));
+    /* A temp that is no global always answers yes (not tracked). */
+    r = ir_temp(ir);
+    assert_true(ir_take_global_written(ir, r));
+    assert_true(ir_take_global_written(ir, r));
+    /* ir_reset starts the next TB with no bit set. */
+    ir_gen_movi(ir, g1, 7);
+    ir_reset(ir);
+    assert_false(ir_take_global_written(ir, g1));
+    ir_context_free(ir);
+}
+
 static void test_helper_indices(void **state)
 {
     IRContext *ir = ir_context_new();
@@ -401,6 +447,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_op_table),
         cmocka_unit_test(test_context),
+        cmocka_unit_test(test_globals_written),
         cmocka_unit_test(test_helper_indices),
         cmocka_unit_test(test_dump),
         cmocka_unit_test(test_validate_ok),
