@@ -70,17 +70,21 @@ void x86_align(X86Emitter *e, unsigned align, unsigned phase)
     }
 }
 
-void x86_opc(X86Emitter *e, int opc, int r, int rm, int index)
+/* Prefixes, REX, escapes and opcode (at most 7 bytes) at @p; returns the
+ * end.  Every instruction starts here: the callers below write a whole
+ * instruction with one capacity check (translation cost,
+ * docs/performance.md). */
+static inline uint8_t *put_opc(uint8_t *p, int opc, int r, int rm, int index)
 {
     int rex = 0;
 
     if (opc & X86_P_66) {
-        x86_byte(e, 0x66);
+        *p++ = 0x66;
     }
     if (opc & X86_P_F3) {
-        x86_byte(e, 0xf3);
+        *p++ = 0xf3;
     } else if (opc & X86_P_F2) {
-        x86_byte(e, 0xf2);
+        *p++ = 0xf2;
     }
     rex |= (opc & X86_P_W) ? REX_W : 0;
     rex |= (r & 8) ? REX_R : 0;
@@ -91,31 +95,27 @@ void x86_opc(X86Emitter *e, int opc, int r, int rm, int index)
         rex |= REX_BASE;
     }
     if (rex) {
-        x86_byte(e, (uint8_t)(REX_BASE | rex));
+        *p++ = (uint8_t)(REX_BASE | rex);
     }
     if (opc & (X86_P_0F | X86_P_0F38 | X86_P_0F3A)) {
-        x86_byte(e, 0x0f);
+        *p++ = 0x0f;
         if (opc & X86_P_0F38) {
-            x86_byte(e, 0x38);
+            *p++ = 0x38;
         } else if (opc & X86_P_0F3A) {
-            x86_byte(e, 0x3a);
+            *p++ = 0x3a;
         }
     }
-    x86_byte(e, (uint8_t)opc);
+    *p++ = (uint8_t)opc;
+    return p;
 }
 
-void x86_modrm_rr(X86Emitter *e, int opc, int r, int rm)
-{
-    x86_opc(e, opc, r, rm, X86_NO_REG);
-    x86_byte(e, (uint8_t)(MOD_REG | ((r & 7) << 3) | (rm & 7)));
-}
-
-void x86_modrm_mem(X86Emitter *e, int opc, int r, int base, int index, int shift,
-                   int32_t disp)
+/* ModRM [SIB] [disp8|disp32] for [base + index << shift + disp] at @p
+ * (at most 6 bytes); returns the end. */
+static inline uint8_t *put_modrm_mem(uint8_t *p, int r, int base, int index, int shift,
+                                     int32_t disp)
 {
     int mod;
 
-    x86_opc(e, opc, r, base, index);
     /* [rbp]/[r13] have no mod-00 form (that slot is RIP-relative): use disp8. */
     if (disp == 0 && (base & 7) != RM_RBP_LIKE) {
         mod = MOD_INDIRECT;
@@ -125,19 +125,82 @@ void x86_modrm_mem(X86Emitter *e, int opc, int r, int base, int index, int shift
         mod = MOD_DISP32;
     }
     if (index == X86_NO_REG && (base & 7) != RM_SIB) {
-        x86_byte(e, (uint8_t)(mod | ((r & 7) << 3) | (base & 7)));
+        *p++ = (uint8_t)(mod | ((r & 7) << 3) | (base & 7));
     } else {
         /* rsp/r12 as base, or an index: ModRM.rm = 100 and a SIB byte
          * (scale << 6 | index << 3 | base); index 100 = none, so rsp can
          * never be an index. */
         int idx = index == X86_NO_REG ? SIB_NO_INDEX : (index & 7);
-        x86_byte(e, (uint8_t)(mod | ((r & 7) << 3) | RM_SIB));
-        x86_byte(e, (uint8_t)((shift << 6) | (idx << 3) | (base & 7)));
+        *p++ = (uint8_t)(mod | ((r & 7) << 3) | RM_SIB);
+        *p++ = (uint8_t)((shift << 6) | (idx << 3) | (base & 7));
     }
     if (mod == MOD_DISP8) {
-        x86_byte(e, (uint8_t)disp);
+        *p++ = (uint8_t)disp;
     } else if (mod == MOD_DISP32) {
-        x86_u32(e, (uint32_t)disp);
+        uint32_t v = (uint32_t)disp;
+        p[0] = (uint8_t)v;
+        p[1] = (uint8_t)(v >> 8);
+        p[2] = (uint8_t)(v >> 16);
+        p[3] = (uint8_t)(v >> 24);
+        p += 4;
+    }
+    return p;
+}
+
+/* Longest instruction put_opc + put_modrm_mem write (x86 allows 15). */
+#define X86_MAX_PUT 15
+
+/* Room for a whole instruction at pos: write it in place.  Otherwise the
+ * bytes go one by one (x86_byte: those that fit, the position counts on). */
+static inline bool room_for_insn(const X86Emitter *e)
+{
+    return e->pos + X86_MAX_PUT <= e->cap;
+}
+
+static void put_slow(X86Emitter *e, const uint8_t *b, const uint8_t *end)
+{
+    while (b < end) {
+        x86_byte(e, *b++);
+    }
+}
+
+void x86_opc(X86Emitter *e, int opc, int r, int rm, int index)
+{
+    uint8_t tmp[X86_MAX_PUT];
+
+    if (room_for_insn(e)) {
+        uint8_t *p = e->buf + e->pos;
+        e->pos += (size_t)(put_opc(p, opc, r, rm, index) - p);
+        return;
+    }
+    put_slow(e, tmp, put_opc(tmp, opc, r, rm, index));
+}
+
+void x86_modrm_rr(X86Emitter *e, int opc, int r, int rm)
+{
+    uint8_t tmp[X86_MAX_PUT];
+    uint8_t *p = room_for_insn(e) ? e->buf + e->pos : tmp;
+    uint8_t *end = put_opc(p, opc, r, rm, X86_NO_REG);
+
+    *end++ = (uint8_t)(MOD_REG | ((r & 7) << 3) | (rm & 7));
+    if (p == tmp) {
+        put_slow(e, tmp, end);
+    } else {
+        e->pos += (size_t)(end - p);
+    }
+}
+
+void x86_modrm_mem(X86Emitter *e, int opc, int r, int base, int index, int shift,
+                   int32_t disp)
+{
+    uint8_t tmp[X86_MAX_PUT];
+    uint8_t *p = room_for_insn(e) ? e->buf + e->pos : tmp;
+    uint8_t *end = put_modrm_mem(put_opc(p, opc, r, base, index), r, base, index, shift, disp);
+
+    if (p == tmp) {
+        put_slow(e, tmp, end);
+    } else {
+        e->pos += (size_t)(end - p);
     }
 }
 

@@ -428,6 +428,64 @@ static void test_branches_and_padding(void **state)
     assert_int_equal(small[3], 0xaa);
 }
 
+/* An instruction is written in place when 15 bytes are free, else byte
+ * by byte: near the end of the buffer the bytes must be the same as with
+ * room to spare (the reference: a large buffer, whose encodings the tests
+ * above decode with capstone), the position must count every byte, and
+ * nothing may land at or past cap. */
+static void emit_sample(X86Emitter *e, int which)
+{
+    switch (which) {
+    case 0: /* 66 REX.RXB 0F B7 + SIB + disp32: 10 bytes */
+        x86_modrm_mem(e, OPC_MOVZWL | X86_P_66 | X86_P_W, X86_R9, X86_R13, X86_R10, 3,
+                      0x12345678);
+        break;
+    case 1: /* REX.B, SIB for r12, disp8 */
+        x86_st(e, OPC_MOV_EvGv | X86_P_W, X86_RAX, X86_R12, -8);
+        break;
+    case 2: /* register form with REX.R */
+        x86_mov_rr(e, X86_R11, X86_RDX);
+        break;
+    default: /* opcode only, then an immediate */
+        x86_movi(e, X86_R8, 0x1234);
+        break;
+    }
+}
+
+static void test_emit_near_end(void **state)
+{
+    (void)state;
+    for (int which = 0; which < 4; which++) {
+        uint8_t ref[BUF_SIZE], buf[BUF_SIZE];
+        X86Emitter r = { .buf = ref, .rx_base = FAKE_RX, .cap = BUF_SIZE };
+        size_t len;
+
+        emit_sample(&r, which);
+        len = r.pos;
+        assert_false(r.overflow);
+        assert_true(len >= 3 && len <= 15);
+        for (size_t off = 0; off < 20; off++) {
+            for (size_t cap = off; cap <= off + len + 16; cap++) {
+                X86Emitter e = { .buf = buf, .rx_base = FAKE_RX, .cap = cap, .pos = off };
+
+                memset(buf, 0xa5, sizeof(buf));
+                emit_sample(&e, which);
+                assert_int_equal(e.pos, off + len);
+                assert_int_equal(e.overflow, cap < off + len);
+                for (size_t i = 0; i < sizeof(buf); i++) {
+                    if (i < off || i >= cap || i >= off + len) {
+                        assert_int_equal(buf[i], 0xa5);
+                    } else if (buf[i] != ref[i - off]) {
+                        /* Only a cut instruction may leave bytes unwritten. */
+                        assert_true(cap < off + len);
+                        assert_int_equal(buf[i], 0xa5);
+                    }
+                }
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -436,6 +494,7 @@ int main(void)
         cmocka_unit_test(test_immediate_moves),
         cmocka_unit_test(test_memory_operands),
         cmocka_unit_test(test_branches_and_padding),
+        cmocka_unit_test(test_emit_near_end),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);
