@@ -713,7 +713,9 @@ void ir_optimize(IRContext *ir)
     for (unsigned round = 0; round < OPT_MAX_ROUNDS; round++) {
         s->changed = false;
         s->cfg_changed = false;
-        opt_grow(s);
+        /* opt_forward's full reset sizes the temp table and initialises
+         * the temps that need it (opt_reset_all): re-initialising all of
+         * them here first was 1k host instructions per TB for nothing. */
         opt_forward(s);
         opt_dead_code(s);
         if (!s->cfg_changed) {
