@@ -63,8 +63,8 @@ static void run_init(Run *r, const char *src, const char *sym, int way)
     LinxAsOptions o;
     LinxAs *as;
     LinxExecOptions opts;
-    uint8_t *img;
-    size_t len;
+    uint8_t *img = NULL;
+    size_t len = 0;
     char err[256];
 
     memset(r, 0, sizeof(*r));
@@ -282,8 +282,8 @@ static void test_store_into_loop_code(void **state)
         uint32_t old_word, new_word;
         LinxAsOptions o;
         LinxAs *as;
-        uint8_t *img;
-        size_t len;
+        uint8_t *img = NULL;
+        size_t len = 0;
         static const char one[] = "    .text\n    addi a1, 100, ->a1\n";
 
         run_init(&r, smc_src, "patch", way);
