@@ -93,12 +93,7 @@ void linx_raise_bad_target(CPULinxState *env, uint64_t src_block, uint64_t pc)
 
 const LinxTargetOps linx_target_ops = {
     .name = "LinxISA",
-    .pc_offset = offsetof(CPULinxState, pc),
-    .tb_flags_offset = offsetof(CPULinxState, resume),
-    .tb_flags_mask = TB_F_RESUME | TB_F_BODY,
-    .insn_count_offset = offsetof(CPULinxState, insn_count),
-    .raise_mem_fault = linx_raise_mem_fault,
-    .raise_bad_target = linx_raise_bad_target,
+    LINX_TARGET_CPU_STATE_OPS,
 #if LINX_HAVE_TRANSLATOR
     .translate_init = linx_translate_init,
     .translate = linx_translate_block,

@@ -10,6 +10,8 @@
 #ifndef LINX_TARGET_EXEC_TARGET_H
 #define LINX_TARGET_EXEC_TARGET_H
 
+#include <stddef.h>
+
 #include "cpu.h"
 #include "tcg/exec.h"
 
@@ -27,6 +29,16 @@ extern const LinxTargetOps linx_target_ops;
 void linx_raise_mem_fault(CPULinxState *env, GuestFault fault, uint64_t addr, bool is_write,
                           uint64_t pc);
 void linx_raise_bad_target(CPULinxState *env, uint64_t src_block, uint64_t pc);
+
+/* The LinxTargetOps entries that describe CPULinxState to the engine:
+ * where the pc, the TB flags word and the retired-instruction count live,
+ * and the two fault hooks above.  linx_target_ops and a toy target running
+ * on CPULinxState (tests/unit/toy-isa.c) both start from it. */
+#define LINX_TARGET_CPU_STATE_OPS                                                              \
+    .pc_offset = offsetof(CPULinxState, pc), .tb_flags_offset = offsetof(CPULinxState, resume), \
+    .tb_flags_mask = TB_F_RESUME | TB_F_BODY,                                                  \
+    .insn_count_offset = offsetof(CPULinxState, insn_count),                                   \
+    .raise_mem_fault = linx_raise_mem_fault, .raise_bad_target = linx_raise_bad_target
 
 /* linx_exec_options_defaults(@opts) and opts->target = &linx_target_ops. */
 void linx_exec_options_init(LinxExecOptions *opts);

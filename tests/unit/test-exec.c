@@ -461,25 +461,34 @@ static void test_two_cpus(void **state)
     machine_free(&m);
 }
 
+/* Steps @env TB by TB with the interpreter until the guest exits; the
+ * number of steps (at most 100, every step but the last returns 0). */
+static int step_until_exit(CPULinxState *env)
+{
+    int steps = 0;
+
+    for (;;) {
+        int r = linx_exec_step(env, LINX_ACCEL_INTERP);
+        steps++;
+        if (r == EXCP_EXIT) {
+            return steps;
+        }
+        assert_int_equal(r, 0);
+        assert_true(steps < 100);
+    }
+}
+
 static void test_step(void **state)
 {
     Machine m;
-    int steps = 0;
+    int steps;
 
     machine_init(&m);
     load_sum_loop(&m, 5);
     /* Run a chained program once so chains exist, then step TB by TB. */
     assert_int_equal(cpu_exec(m.env), EXCP_EXIT);
     m.env->pc = CODE;
-    for (;;) {
-        int r = linx_exec_step(m.env, LINX_ACCEL_INTERP);
-        steps++;
-        if (r == EXCP_EXIT) {
-            break;
-        }
-        assert_int_equal(r, 0);
-        assert_true(steps < 100);
-    }
+    steps = step_until_exit(m.env);
     assert_int_equal(m.env->exit_code, 15);
     assert_int_equal(steps, 1 + 5 + 1);
     /* The TB cache answers for any (pc, flags). */
@@ -495,7 +504,7 @@ static void test_step_interp_under_jit(void **state)
 {
     Machine m;
     LinxExecOptions opts;
-    int steps = 0;
+    int steps;
 
     if (!LINX_HAVE_JIT) {
         skip();
@@ -515,15 +524,7 @@ static void test_step_interp_under_jit(void **state)
     }
     m.env->pc = CODE;
     m.env->exit_code = 0;
-    for (;;) {
-        int r = linx_exec_step(m.env, LINX_ACCEL_INTERP);
-        steps++;
-        if (r == EXCP_EXIT) {
-            break;
-        }
-        assert_int_equal(r, 0);
-        assert_true(steps < 100);
-    }
+    steps = step_until_exit(m.env);
     assert_int_equal(m.env->exit_code, 15);
     assert_int_equal(steps, 1 + 5 + 1);
     {

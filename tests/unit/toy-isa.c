@@ -242,12 +242,7 @@ const LinxTargetOps toy_target_ops = {
     .disas_insn = toy_disas_insn,
     .dump_state = toy_dump_state,
     /* The toy runs on LinxISA's CPU state and traps. */
-    .pc_offset = offsetof(CPULinxState, pc),
-    .tb_flags_offset = offsetof(CPULinxState, resume),
-    .tb_flags_mask = TB_F_RESUME | TB_F_BODY,
-    .insn_count_offset = offsetof(CPULinxState, insn_count),
-    .raise_mem_fault = linx_raise_mem_fault,
-    .raise_bad_target = linx_raise_bad_target,
+    LINX_TARGET_CPU_STATE_OPS,
 };
 
 void toy_exec_options(LinxExecOptions *opts)
