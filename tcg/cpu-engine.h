@@ -13,12 +13,12 @@
  *                           CPUEngineState engine;
  *                           ...
  *                       } CPUArchState;
- *   target/linx/cpu.c:  const size_t linx_cpu_engine_offset =
- *                           offsetof(CPUArchState, engine);
+ *   target/linx/exec-target.c:  const size_t linx_cpu_engine_offset =
+ *                                   offsetof(CPUArchState, engine);
  *
  * The rest of the target's state the engine needs (where the pc and the TB
  * lookup flags are, how a memory fault becomes an architectural trap) the
- * target says in its LinxTargetOps (tcg/exec.h).  The JIT reaches the TLB,
+ * target says in its LinxTargetOps (tcg/target-ops.h).  The JIT reaches the TLB,
  * the jump cache and the host-fault masks at env + linx_cpu_engine_offset
  * + their offsets here (BackendState's offsets, set by the exec layer).
  */
