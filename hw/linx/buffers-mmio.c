@@ -103,49 +103,48 @@ static void init_pages(LinxBuffers *b)
     }
 }
 
+/* Undo the first @nbuf buffer windows and @npages engine pages mapped at
+ * @base (a failed linx_buffers_map). */
+static void unmap_partial(LinxBuffers *b, GuestMemory *gm, uint64_t base, unsigned nbuf,
+                          unsigned npages)
+{
+    for (unsigned j = 0; j < npages; j++) {
+        guest_mem_unmap(gm, base + b->pages[j].offset, LINX_ENGINE_PAGE_LEN);
+    }
+    for (unsigned j = 0; j < nbuf; j++) {
+        guest_mem_unmap(gm, base + b->buf[j].window, b->buf[j].window_len);
+    }
+}
+
 bool linx_buffers_map(LinxBuffers *b, GuestMemory *gm, uint64_t base)
 {
     uint64_t old_base = b->base;
     GuestMemory *old_gm = b->gm;
+    unsigned i;
 
     init_pages(b);
 
-    for (unsigned i = 0; i < LINX_BUF__COUNT; i++) {
+    for (i = 0; i < LINX_BUF__COUNT; i++) {
         LinxBuffer *x = &b->buf[i];
 
         if (!guest_mem_map_mmio(gm, base + x->window, x->window_len, &buffer_ops, x)) {
-            for (unsigned j = 0; j < i; j++) {
-                guest_mem_unmap(gm, base + b->buf[j].window, b->buf[j].window_len);
-            }
+            unmap_partial(b, gm, base, i, 0);
             return false;
         }
     }
     b->base = base;
     b->gm = gm;
-    for (unsigned i = 0; i < LINX_ENGINE__COUNT; i++) {
+    for (i = 0; i < LINX_ENGINE__COUNT; i++) {
         if (!guest_mem_map_mmio(gm, base + b->pages[i].offset, LINX_ENGINE_PAGE_LEN, &page_ops,
                                 &b->pages[i])) {
-            for (unsigned j = 0; j < i; j++) {
-                guest_mem_unmap(gm, base + b->pages[j].offset, LINX_ENGINE_PAGE_LEN);
-            }
-            for (unsigned j = 0; j < LINX_BUF__COUNT; j++) {
-                guest_mem_unmap(gm, base + b->buf[j].window, b->buf[j].window_len);
-            }
-            b->base = old_base;
-            b->gm = old_gm;
-            return false;
+            break;
         }
     }
-    if (!linx_loaddata_map_regs(b, gm)) {
-        for (unsigned j = 0; j < LINX_ENGINE__COUNT; j++) {
-            guest_mem_unmap(gm, base + b->pages[j].offset, LINX_ENGINE_PAGE_LEN);
-        }
-        for (unsigned j = 0; j < LINX_BUF__COUNT; j++) {
-            guest_mem_unmap(gm, base + b->buf[j].window, b->buf[j].window_len);
-        }
-        b->base = old_base;
-        b->gm = old_gm;
-        return false;
+    if (i == LINX_ENGINE__COUNT && linx_loaddata_map_regs(b, gm)) {
+        return true;
     }
-    return true;
+    unmap_partial(b, gm, base, LINX_BUF__COUNT, i);
+    b->base = old_base;
+    b->gm = old_gm;
+    return false;
 }

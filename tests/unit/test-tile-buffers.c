@@ -15,6 +15,8 @@
 
 #include "hw/linx/buffers.h"
 #include "hw/linx/buffers-mmio.h"
+#include "hw/linx/buffers-datacopy.h"
+#include "hw/linx/buffers-mmad.h"
 
 #define KB 1024u
 
@@ -113,12 +115,44 @@ static void test_guest_windows(void **state)
     linx_buffers_free(b);
 }
 
+/* An engine page that cannot be mapped (RAM already there): the map is
+ * refused and undone - the buffer windows mapped before it are gone again,
+ * the device keeps its previous address space - and once the obstacle is
+ * gone the same call succeeds. */
+static void test_map_undone_on_engine_page(void **state)
+{
+    GuestMemory *gm = guest_mem_new(GUEST_MEM_LIMIT_DEFAULT);
+    LinxBuffers *b = linx_buffers_new(LINX_BUF_PROFILE_A2A3);
+    const uint64_t base = LINX_BUFFERS_DEFAULT_BASE;
+    uint64_t v = 7;
+
+    (void)state;
+    assert_true(guest_mem_map(gm, base + LINX_MM_REGS_OFFSET, LINX_ENGINE_PAGE_LEN,
+                              GM_PROT_READ | GM_PROT_WRITE, false));
+    assert_false(linx_buffers_map(b, gm, base));
+    assert_null(b->gm);
+    assert_int_equal(b->base, 0);
+    /* No buffer window and no engine page before the obstacle is left. */
+    for (unsigned i = 0; i < LINX_BUF__COUNT; i++) {
+        assert_int_not_equal(guest_mem_write(gm, base + b->buf[i].window, &v, 8, NULL), GM_OK);
+    }
+    assert_int_not_equal(guest_mem_write(gm, base + LINX_DC_REGS_OFFSET, &v, 8, NULL), GM_OK);
+    assert_true(guest_mem_unmap(gm, base + LINX_MM_REGS_OFFSET, LINX_ENGINE_PAGE_LEN));
+    assert_true(linx_buffers_map(b, gm, base));
+    assert_ptr_equal(b->gm, gm);
+    assert_int_equal(guest_mem_write(gm, base + b->buf[LINX_BUF_UB].window, &v, 8, NULL), GM_OK);
+    assert_int_equal(b->buf[LINX_BUF_UB].data[0], 7);
+    guest_mem_free(gm);
+    linx_buffers_free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_profiles),
         cmocka_unit_test(test_engine_access),
         cmocka_unit_test(test_guest_windows),
+        cmocka_unit_test(test_map_undone_on_engine_page),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
