@@ -73,16 +73,10 @@ static bool linux_acrc_hook(CPULinxState *env, unsigned type, void *opaque)
         /* Deliver with the state the guest has after the acrc: the
          * handler's frame saves pc = the next instruction. */
         env->pc += ACRC_LEN;
-        env->resume = 1;
-        linx_cpu_sync_block_state(env);
-        if (!linux_signal_deliver(p, env)) {
-            env->exit_code = p->exit_status;
-            linx_cpu_exit_with(env, EXCP_EXIT);
-        }
-        cpu_loop_exit(env);
+        /* fall through */
     case LINUX_SYSCALL_RESTART:
-        /* The frame saves pc = the acrc: the call runs again after the
-         * handler (or at once when the signal is ignored). */
+        /* RESTART: the frame saves pc = the acrc: the call runs again
+         * after the handler (or at once when the signal is ignored). */
         env->resume = 1;
         linx_cpu_sync_block_state(env);
         if (!linux_signal_deliver(p, env)) {
