@@ -57,6 +57,28 @@ static inline uint64_t linx_fm_bits(double d)
     return b;
 }
 
+/* e^r by its Taylor polynomial of degree 13 in Horner form, for a double
+ * or a vector of doubles @r (scalar constants broadcast): every width runs
+ * the same operations in the same order, so the same bits. */
+#define LINX_EXP_TAYLOR13(p, r)                                                                \
+    do {                                                                                       \
+        (p) = (p) * (r) + 0x1.1eed8eff8d898p-29; /* 1/12! */                                   \
+        (p) = (p) * (r) + 0x1.ae64567f544e4p-26; /* 1/11! */                                   \
+        (p) = (p) * (r) + 0x1.27e4fb7789f5cp-22; /* 1/10! */                                   \
+        (p) = (p) * (r) + 0x1.71de3a556c734p-19; /* 1/9! */                                    \
+        (p) = (p) * (r) + 0x1.a01a01a01a01ap-16; /* 1/8! */                                    \
+        (p) = (p) * (r) + 0x1.a01a01a01a01ap-13; /* 1/7! */                                    \
+        (p) = (p) * (r) + 0x1.6c16c16c16c17p-10; /* 1/6! */                                    \
+        (p) = (p) * (r) + 0x1.1111111111111p-7;  /* 1/5! */                                    \
+        (p) = (p) * (r) + 0x1.5555555555555p-5;  /* 1/4! */                                    \
+        (p) = (p) * (r) + 0x1.5555555555555p-3;  /* 1/3! */                                    \
+        (p) = (p) * (r) + 0.5;                                                                 \
+        (p) = (p) * (r) + 1.0;                                                                 \
+        (p) = (p) * (r) + 1.0;                                                                 \
+    } while (0)
+/* Its leading coefficient, 1/13!: the value p starts from. */
+#define LINX_EXP_TAYLOR13_C13 0x1.6124613a86d09p-33
+
 /* e^x for |x| <= LINX_EXP_FAST_MAX (anything else: not a meaningful
  * result; callers test the range first).  Only double arithmetic and
  * 64-bit integer adds and shifts, so SSE2 vectorises it. */
@@ -71,20 +93,9 @@ static inline double linx_exp_fast(double x)
     double r = (x - k * ln2_hi) - k * ln2_lo;
     /* 2^k: (k + 1023) << 52, with k = bits(t) - bits(shift) */
     uint64_t scale = (linx_fm_bits(t) + (UINT64_C(1023) - linx_fm_bits(shift))) << 52;
-    double p = 0x1.6124613a86d09p-33;      /* 1/13! */
-    p = p * r + 0x1.1eed8eff8d898p-29;     /* 1/12! */
-    p = p * r + 0x1.ae64567f544e4p-26;     /* 1/11! */
-    p = p * r + 0x1.27e4fb7789f5cp-22;     /* 1/10! */
-    p = p * r + 0x1.71de3a556c734p-19;     /* 1/9! */
-    p = p * r + 0x1.a01a01a01a01ap-16;     /* 1/8! */
-    p = p * r + 0x1.a01a01a01a01ap-13;     /* 1/7! */
-    p = p * r + 0x1.6c16c16c16c17p-10;     /* 1/6! */
-    p = p * r + 0x1.1111111111111p-7;      /* 1/5! */
-    p = p * r + 0x1.5555555555555p-5;      /* 1/4! */
-    p = p * r + 0x1.5555555555555p-3;      /* 1/3! */
-    p = p * r + 0.5;
-    p = p * r + 1.0;
-    p = p * r + 1.0;
+    double p = LINX_EXP_TAYLOR13_C13;
+
+    LINX_EXP_TAYLOR13(p, r);
     return p * linx_fm_from_bits(scale);
 }
 
@@ -146,20 +157,9 @@ static inline LinxV2d linx_exp_fast2(LinxV2d x)
     LinxV2d k = t - shift;
     LinxV2d r = (x - k * linx_v2d(0x1.62e42fefa3800p-1)) - k * linx_v2d(0x1.ef35793c76730p-45);
     LinxV2u scale = ((LinxV2u)t + (UINT64_C(1023) - linx_fm_bits(0x1.8p52))) << 52;
-    LinxV2d p = linx_v2d(0x1.6124613a86d09p-33);
-    p = p * r + 0x1.1eed8eff8d898p-29;
-    p = p * r + 0x1.ae64567f544e4p-26;
-    p = p * r + 0x1.27e4fb7789f5cp-22;
-    p = p * r + 0x1.71de3a556c734p-19;
-    p = p * r + 0x1.a01a01a01a01ap-16;
-    p = p * r + 0x1.a01a01a01a01ap-13;
-    p = p * r + 0x1.6c16c16c16c17p-10;
-    p = p * r + 0x1.1111111111111p-7;
-    p = p * r + 0x1.5555555555555p-5;
-    p = p * r + 0x1.5555555555555p-3;
-    p = p * r + 0.5;
-    p = p * r + 1.0;
-    p = p * r + 1.0;
+    LinxV2d p = linx_v2d(LINX_EXP_TAYLOR13_C13);
+
+    LINX_EXP_TAYLOR13(p, r);
     return p * (LinxV2d)scale;
 }
 
@@ -182,20 +182,9 @@ static inline __attribute__((always_inline)) void linx_exp_fast8(LinxV8d *out, c
     LinxV8d k = t - shift;
     LinxV8d r = (x - k * 0x1.62e42fefa3800p-1) - k * 0x1.ef35793c76730p-45;
     LinxV8u scale = ((LinxV8u)t + (UINT64_C(1023) - linx_fm_bits(shift))) << 52;
-    LinxV8d p = (LinxV8d){ 0 } + 0x1.6124613a86d09p-33;
-    p = p * r + 0x1.1eed8eff8d898p-29;
-    p = p * r + 0x1.ae64567f544e4p-26;
-    p = p * r + 0x1.27e4fb7789f5cp-22;
-    p = p * r + 0x1.71de3a556c734p-19;
-    p = p * r + 0x1.a01a01a01a01ap-16;
-    p = p * r + 0x1.a01a01a01a01ap-13;
-    p = p * r + 0x1.6c16c16c16c17p-10;
-    p = p * r + 0x1.1111111111111p-7;
-    p = p * r + 0x1.5555555555555p-5;
-    p = p * r + 0x1.5555555555555p-3;
-    p = p * r + 0.5;
-    p = p * r + 1.0;
-    p = p * r + 1.0;
+    LinxV8d p = (LinxV8d){ 0 } + LINX_EXP_TAYLOR13_C13;
+
+    LINX_EXP_TAYLOR13(p, r);
     *out = p * (LinxV8d)scale;
 }
 
