@@ -90,24 +90,6 @@ static uint64_t int_bound(LinxIntType t, bool negative)
     return w == 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
 }
 
-static bool round_int_up(unsigned rm, bool sign, uint64_t frac, bool lsb)
-{
-    const uint64_t half = UINT64_C(1) << 63;
-
-    switch (rm) {
-    case LINX_RM_RTZ:
-        return false;
-    case LINX_RM_RDN:
-        return sign;
-    case LINX_RM_RUP:
-        return !sign;
-    case LINX_RM_RMM:
-        return frac >= half;
-    default:
-        return frac > half || (frac == half && lsb);
-    }
-}
-
 uint64_t linx_fcvt_f2i(LinxFpEnv *fe, uint64_t a, LinxFpFormat from,
                        LinxIntType to, LinxFpRound rm)
 {
@@ -149,7 +131,7 @@ uint64_t linx_fcvt_f2i(LinxFpEnv *fe, uint64_t a, LinxFpFormat from,
         ipart = 0;
         frac = linx_shr_jam64(p.sig, -1 - p.exp);
     }
-    if (frac && round_int_up(rm, p.sign, frac, ipart & 1)) {
+    if (frac && linx_fp_round_up(rm, p.sign, frac, UINT64_C(1) << 63, ipart & 1)) {
         ipart++;
         if (ipart == 0) { /* carried out of 64 bits */
             fe->flags |= LINX_FPF_NV;

@@ -241,25 +241,6 @@ uint64_t linx_fp_propagate_nan(LinxFpEnv *fe, LinxFpFormat fmt,
 
 /* ---- Rounding ----------------------------------------------------------- */
 
-/* Whether to add one unit in the last place, given the discarded bits
- * @rbits (nonzero), the value of half a unit @half, and the kept LSB. */
-static bool round_up(unsigned rm, bool sign, uint64_t rbits, uint64_t half,
-                     bool lsb)
-{
-    switch (rm) {
-    case LINX_RM_RTZ:
-        return false;
-    case LINX_RM_RDN:
-        return sign;
-    case LINX_RM_RUP:
-        return !sign;
-    case LINX_RM_RMM:
-        return rbits >= half;
-    default: /* RNE; reserved modes round as RNE */
-        return rbits > half || (rbits == half && lsb);
-    }
-}
-
 /* Result of an overflow: infinity (or its stand-in) for the directions that
  * round away from the finite range, else the largest finite number. */
 static uint64_t overflow_result(const LinxFpEnv *fe, LinxFpFormat fmt,
@@ -316,7 +297,7 @@ uint64_t linx_fp_round_pack(LinxFpEnv *fe, LinxFpFormat fmt, unsigned rm,
         if (exp == emin - 1) {
             uint64_t kept = sig >> shift;
             uint64_t rbits = sig & rmask;
-            if (rbits && round_up(rm, sign, rbits, half, kept & 1) &&
+            if (rbits && linx_fp_round_up(rm, sign, rbits, half, kept & 1) &&
                 ((kept + 1) >> prec)) {
                 tiny = false;
             }
@@ -332,7 +313,7 @@ uint64_t linx_fp_round_pack(LinxFpEnv *fe, LinxFpFormat fmt, unsigned rm,
         if (tiny) {
             fe->flags |= LINX_FPF_UF;
         }
-        if (round_up(rm, sign, rbits, half, kept & 1)) {
+        if (linx_fp_round_up(rm, sign, rbits, half, kept & 1)) {
             kept++;
             if (kept >> prec) {
                 kept >>= 1;

@@ -117,6 +117,26 @@ static inline uint64_t linx_narrow128(LinxU128 x, int32_t *exp, int lead_pos)
 
 LinxFpParts linx_fp_unpack(uint64_t bits, LinxFpFormat fmt);
 
+/* Whether to add one unit in the last place, given the discarded bits
+ * @rbits (nonzero), the value of half a unit @half, and the kept LSB
+ * (fpu-format.c's rounding to a format, fpu-convert.c's to an integer). */
+static inline bool linx_fp_round_up(unsigned rm, bool sign, uint64_t rbits, uint64_t half,
+                                    bool lsb)
+{
+    switch (rm) {
+    case LINX_RM_RTZ:
+        return false;
+    case LINX_RM_RDN:
+        return sign;
+    case LINX_RM_RUP:
+        return !sign;
+    case LINX_RM_RMM:
+        return rbits >= half;
+    default: /* RNE; reserved modes round as RNE */
+        return rbits > half || (rbits == half && lsb);
+    }
+}
+
 /* Round (-1)^sign * sig * 2^(exp - 63) to @fmt with @rm, raise NX/UF/OF in
  * @fe, and return the encoding.  sig must have bit 63 set (or be 0 for a
  * signed zero); bit 0 is the sticky bit. */
