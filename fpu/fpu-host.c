@@ -256,65 +256,29 @@ bool linx_host_arith(LinxFpEnv *fe, LinxFpOp op, LinxFpFormat fmt,
 
 /* Plain operations in the default MXCSR state.  asm keeps the compiler from
  * reassociating or contracting them. */
-static inline double hadd_d(double x, double y)
-{
-    __asm__("addsd %1, %0" : "+x"(x) : "x"(y));
-    return x;
-}
+#define HOST_BINOP(name, type, insn)                                                           \
+    static inline type name(type x, type y)                                                    \
+    {                                                                                          \
+        __asm__(insn " %1, %0" : "+x"(x) : "x"(y));                                            \
+        return x;                                                                              \
+    }
+#define HOST_SQRT(name, type, insn)                                                            \
+    static inline type name(type x)                                                            \
+    {                                                                                          \
+        __asm__(insn " %0, %0" : "+x"(x));                                                     \
+        return x;                                                                              \
+    }
 
-static inline double hsub_d(double x, double y)
-{
-    __asm__("subsd %1, %0" : "+x"(x) : "x"(y));
-    return x;
-}
-
-static inline double hmul_d(double x, double y)
-{
-    __asm__("mulsd %1, %0" : "+x"(x) : "x"(y));
-    return x;
-}
-
-static inline double hdiv_d(double x, double y)
-{
-    __asm__("divsd %1, %0" : "+x"(x) : "x"(y));
-    return x;
-}
-
-static inline double hsqrt_d(double x)
-{
-    __asm__("sqrtsd %0, %0" : "+x"(x));
-    return x;
-}
-
-static inline float hadd_f(float x, float y)
-{
-    __asm__("addss %1, %0" : "+x"(x) : "x"(y));
-    return x;
-}
-
-static inline float hsub_f(float x, float y)
-{
-    __asm__("subss %1, %0" : "+x"(x) : "x"(y));
-    return x;
-}
-
-static inline float hmul_f(float x, float y)
-{
-    __asm__("mulss %1, %0" : "+x"(x) : "x"(y));
-    return x;
-}
-
-static inline float hdiv_f(float x, float y)
-{
-    __asm__("divss %1, %0" : "+x"(x) : "x"(y));
-    return x;
-}
-
-static inline float hsqrt_f(float x)
-{
-    __asm__("sqrtss %0, %0" : "+x"(x));
-    return x;
-}
+HOST_BINOP(hadd_d, double, "addsd")
+HOST_BINOP(hsub_d, double, "subsd")
+HOST_BINOP(hmul_d, double, "mulsd")
+HOST_BINOP(hdiv_d, double, "divsd")
+HOST_SQRT(hsqrt_d, double, "sqrtsd")
+HOST_BINOP(hadd_f, float, "addss")
+HOST_BINOP(hsub_f, float, "subss")
+HOST_BINOP(hmul_f, float, "mulss")
+HOST_BINOP(hdiv_f, float, "divss")
+HOST_SQRT(hsqrt_f, float, "sqrtss")
 
 /* x * y + z with one rounding; only called when the host has FMA. */
 static inline double hfma_d(double x, double y, double z)
